@@ -1,0 +1,38 @@
+# ctfo — build, run, test, benchmark. `make run` and `make test` install what is missing.
+PREFIX ?= /usr/local
+SWIFT ?= swift
+RELEASE_FLAGS = -c release --static-swift-stdlib
+BIN = .build/release/ctfo
+
+.PHONY: all deps build run test bench install uninstall clean
+
+all: build
+
+# System packages the build and the tests need (apt-get when run as root).
+deps:
+	@./scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
+
+run: build
+	$(BIN)
+
+test: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
+	CTFO_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --parallel
+
+bench: deps
+	./bench/run.sh
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
+	install -m 644 Resources/decks/*.jsonl $(DESTDIR)$(PREFIX)/share/ctfo/decks/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ctfo
+	rm -rf $(DESTDIR)$(PREFIX)/share/ctfo
+
+clean:
+	rm -rf .build

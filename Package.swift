@@ -1,0 +1,64 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+  name: "ctfo",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "ctfo", targets: ["ctfo"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CNcursesw",
+      pkgConfig: "ncursesw",
+      providers: [.apt(["libncursesw5-dev"])]
+    ),
+    .target(
+      name: "FeedCore",
+      dependencies: [
+        .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
+      ]
+    ),
+    .target(name: "CardText"),
+    .target(
+      name: "CardStore",
+      dependencies: ["FeedCore", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
+    .target(name: "FeedPipeline", dependencies: ["FeedCore", "CardText", "CardStore"]),
+    .target(name: "Screens", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Terminal"]),
+    .target(name: "Terminal", dependencies: ["CNcursesw", "CardText"]),
+    .executableTarget(
+      name: "ctfo",
+      dependencies: [
+        "FeedCore", "CardText", "CardStore", "FeedPipeline", "Screens", "Terminal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "TOMLKit", package: "TOMLKit"),
+      ]
+    ),
+    .executableTarget(
+      name: "ctfo-bench",
+      dependencies: ["FeedCore", "CardText", "CardStore", "FeedPipeline", "Screens"]
+    ),
+    .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
+    .testTarget(
+      name: "CardTextTests",
+      dependencies: [
+        "CardText", .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(name: "CardStoreTests", dependencies: ["CardStore"]),
+    .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline"]),
+    .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Snapshots"]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(name: "EndToEndTests", dependencies: []),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,40 @@
+/// One card of the feed: the data a source fetches, before any layout.
+///
+/// Text fields are untrusted until `CardText` has sanitised them.
+public struct Card: Sendable, Hashable, Codable {
+  public var id: String
+  public var type: String
+  public var title: String?
+  public var body: String
+  public var source: String?
+  public var url: String?
+
+  public init(
+    id: String, type: String, title: String? = nil, body: String, source: String? = nil,
+    url: String? = nil
+  ) {
+    self.id = id
+    self.type = type
+    self.title = title
+    self.body = body
+    self.source = source
+    self.url = url
+  }
+}
+
+/// A card type's metadata, declared by a deck's header line.
+public struct CardType: Sendable, Hashable, Codable {
+  public var name: String
+  public var label: String
+  /// One of the eight curses colours by name ("red", "cyan", ...), or nil for the default.
+  public var colour: String?
+  public var description: String?
+
+  public init(name: String, label: String? = nil, colour: String? = nil, description: String? = nil)
+  {
+    self.name = name
+    self.label = label ?? name
+    self.colour = colour
+    self.description = description
+  }
+}

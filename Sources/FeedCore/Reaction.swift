@@ -1,0 +1,30 @@
+/// The three reactions of ctfo.md, one per swipe direction.
+public enum Reaction: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Swipe right.
+  case tfu = "TFU"
+  /// Swipe left.
+  case tifb = "TIFB"
+  /// Swipe up.
+  case ctfo = "CTFO"
+}
+
+/// The directions a card can be swiped in.
+public enum SwipeDirection: String, Sendable, Hashable, Codable, CaseIterable {
+  case right, left, up
+
+  public var reaction: Reaction {
+    switch self {
+    case .right: .tfu
+    case .left: .tifb
+    case .up: .ctfo
+    }
+  }
+
+  public init(reaction: Reaction) {
+    switch reaction {
+    case .tfu: self = .right
+    case .tifb: self = .left
+    case .ctfo: self = .up
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholderTerminal() { #expect(Bool(true)) }

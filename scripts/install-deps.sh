@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the system packages ctfo needs to build and test, when they are missing.
+set -euo pipefail
+need=()
+pkg-config --exists ncursesw 2>/dev/null || need+=(libncursesw5-dev)
+command -v tmux >/dev/null || need+=(tmux)
+command -v sqlite3 >/dev/null || need+=(sqlite3)
+[ -f /usr/share/unicode/EastAsianWidth.txt ] || need+=(unicode-data)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -eq 0 ]; then
+  echo "installing: ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+else
+  echo "missing system packages: ${need[*]}" >&2
+  echo "install them with: sudo apt-get install ${need[*]}" >&2
+  exit 1
+fi
