@@ -8,10 +8,13 @@ public struct Card: Sendable, Hashable, Codable {
   public var body: String
   public var source: String?
   public var url: String?
+  /// Text shown only in the full-card view: a trivia answer, a punchline. A ctfo extension
+  /// of the deck format.
+  public var reveal: String?
 
   public init(
     id: String, type: String, title: String? = nil, body: String, source: String? = nil,
-    url: String? = nil
+    url: String? = nil, reveal: String? = nil
   ) {
     self.id = id
     self.type = type
@@ -19,6 +22,7 @@ public struct Card: Sendable, Hashable, Codable {
     self.body = body
     self.source = source
     self.url = url
+    self.reveal = reveal
   }
 }
 

@@ -1,2 +1,0 @@
-import CNcursesw
-import CardText
