@@ -6,4 +6,9 @@ public enum Sanitizer {
     // Placeholder until the CardText issue lands.
     String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }))
   }
+
+  /// Sanitises text for one line of output: LF and TAB become spaces.
+  public static func sanitizeLine(_ text: String) -> String {
+    String(sanitize(text).map { $0 == "\n" || $0 == "\t" ? " " : $0 })
+  }
 }
