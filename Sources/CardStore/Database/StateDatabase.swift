@@ -25,6 +25,13 @@ public final class StateDatabase: Sendable {
     try Migrations.migrator.migrate(pool)
   }
 
+  /// The value of a pragma on the writing connection (`journal_mode`, `synchronous`, ...).
+  public func pragma(_ name: String) throws -> String? {
+    try pool.writeWithoutTransaction { db in
+      try String.fetchOne(db, sql: "PRAGMA \(name)")
+    }
+  }
+
   /// SQLite's `PRAGMA integrity_check`: "ok" when the file is sound.
   public func integrityCheck() throws -> String {
     try pool.read { db in
