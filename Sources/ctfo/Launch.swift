@@ -11,6 +11,7 @@ struct Launch {
   let configuration: Configuration
   let database: StateDatabase
   let index: DeckIndex
+  let state: StateStore
   let seed: UInt64
 
   /// Opens the state and syncs the decks; deck problems go to stderr, one line each.
@@ -26,6 +27,7 @@ struct Launch {
       throw CLIError("cannot open the state database \(paths.stateDatabase): \(error)")
     }
     index = DeckIndex(database: database)
+    state = StateStore(database: database)
     let report = try index.sync(decks: paths.decks(extra: options.deck))
     if reportProblems {
       for problem in report.problems { Output.warn(problem.description) }
@@ -49,7 +51,7 @@ struct Launch {
   /// A feed over the enabled types, laid out for `area`.
   func feed(area: TextArea, onReady: @escaping @Sendable () -> Void = {}) throws -> Feed {
     let catalog = try catalog()
-    let disabled = try database.disabledTypes()
+    let disabled = try state.disabledTypes()
     let enabled = Set(catalog.map(\.type.name)).subtracting(disabled)
     return Feed(
       source: source(), catalog: catalog, enabled: enabled, lookahead: configuration.lookahead,

@@ -15,13 +15,9 @@ struct DeckCommand: AsyncParsableCommand {
     @Argument(help: "Deck files (JSON Lines).") var files: [String]
 
     func run() async throws {
-      var problems = 0
-      for file in files {
-        let report = DeckValidator.check(path: file)
-        for problem in report.problems { Output.warn(problem.description) }
-        problems += report.problems.count
-      }
-      if problems > 0 { throw ExitCode(1) }
+      let report = DeckCheck.check(files)
+      for problem in report.problems { Output.warn(problem.description) }
+      if !report.problems.isEmpty { throw ExitCode(1) }
     }
   }
 }

@@ -29,11 +29,11 @@ enum TypeSetting {
         "unknown type \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the types are "
           + known.sorted().joined(separator: ", "))
     }
-    let disabled = try launch.database.disabledTypes()
+    let disabled = try launch.state.disabledTypes()
     let after = enabled ? disabled.subtracting(types) : disabled.union(types)
     guard !known.subtracting(after).isEmpty else {
       throw CLIError("at least one type must stay enabled")
     }
-    for type in types { try launch.database.setEnabled(type, enabled) }
+    for type in types { try launch.state.setEnabled(type, enabled) }
   }
 }

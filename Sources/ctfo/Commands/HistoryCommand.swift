@@ -15,7 +15,7 @@ struct HistoryCommand: AsyncParsableCommand {
     let launch = try Launch(global, reportProblems: false)
     var out = StandardOutput()
     let formatter = ISO8601DateFormatter()
-    for entry in try launch.database.history(limit: max(n, 0)) {
+    for entry in try launch.state.history(limit: max(n, 0)) {
       let time = formatter.string(from: Date(timeIntervalSince1970: entry.shownAt))
       if json {
         out.line(

@@ -42,7 +42,14 @@ struct Next: AsyncParsableCommand {
       }
     }
     feed.stop()
-    try launch.database.appendHistory(cards.map(\.card), shownAt: Date().timeIntervalSince1970)
+    let first = try launch.state.nextHistoryIndex()
+    let now = Date().timeIntervalSince1970
+    try launch.state.append(
+      cards.enumerated().map { i, prepared in
+        HistoryEntry(
+          index: first + i, cardID: prepared.card.id, type: prepared.card.type,
+          title: prepared.card.title, shownAt: now)
+      })
     var out = StandardOutput()
     for (i, card) in cards.enumerated() {
       if json {

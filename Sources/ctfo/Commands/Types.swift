@@ -12,7 +12,7 @@ struct Types: AsyncParsableCommand {
 
   func run() async throws {
     let launch = try Launch(global)
-    let disabled = try launch.database.disabledTypes()
+    let disabled = try launch.state.disabledTypes()
     var out = StandardOutput()
     for entry in try launch.catalog() {
       let type = entry.type
