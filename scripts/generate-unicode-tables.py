@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates Sources/CardText/Unicode/UnicodeTables.swift from Unicode's data files.
 
-Usage: scripts/generate-unicode-tables.py [UNICODE_DIR] > Sources/CardText/Unicode/UnicodeTables.swift
+Usage:
+  scripts/generate-unicode-tables.py [UNICODE_DIR] > Sources/CardText/Unicode/UnicodeTables.swift
 
 UNICODE_DIR defaults to /usr/share/unicode (Debian's `unicode-data` package). Every code point gets
 a property set; identical sets share a class, and a two-level table (256 code points per block)
@@ -25,8 +26,10 @@ CURSES_VERSION = (14, 0)
 # indicators (a lone one is drawn wide, a flag is one wide cluster).
 TERMINAL_WIDE = [(0x2630, 0x2637), (0x268A, 0x268F), (0x4DC0, 0x4DFF), (0x1D300, 0x1D356),
                  (0x1D360, 0x1D376), (0x1F1E6, 0x1F1FF)]
+# Marks that became spacing marks (Mc) in Unicode 16: AHOM CONSONANT SIGN MEDIAL RA.
+SPACING_SINCE_16 = {0x1171E}
 
-REF_WIDTH_MASK, CURSES_SHIFT, CURSES_UNKNOWN = 0x3, 2, 3
+CURSES_SHIFT, CURSES_UNKNOWN = 2, 3
 REMOVE, MARK, SPACING_MARK, CONSONANT, VS16_WIDENS, PICTOGRAPHIC, EXTENDS = (
   1 << 4, 1 << 5, 1 << 6, 1 << 7, 1 << 8, 1 << 9, 1 << 10)
 
@@ -132,7 +135,7 @@ def properties(cp):
     bits |= REMOVE
   if gc in ("Mn", "Mc", "Me"):
     bits |= MARK
-  if gc == "Mc":
+  if gc == "Mc" or cp in SPACING_SINCE_16:
     bits |= SPACING_MARK
   if cp in consonant:
     bits |= CONSONANT
