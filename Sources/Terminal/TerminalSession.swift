@@ -1,35 +1,128 @@
 import CNcursesw
 import CardText
+import Glibc
 
 /// The curses session: the only place that talks to the terminal.
 ///
-/// STUB: the signatures the app is written against; the Terminal issue fills them in.
+/// Opened once by the run loop and used from that one thread:
+///
+///     let session = try TerminalSession.open()
+///     defer { session.close() }
+///     session.draw(grid)
+///     for event in session.waitForEvents(wakeFD: wakePipe.fd) { ... }
 public final class TerminalSession {
+  let screen: OpaquePointer
+  let window: UnsafeMutablePointer<WINDOW>
+  let input: Int32
+  let signals: SignalRoute
+  private let files: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
+  /// The grid on screen, for diffing; nil when the next draw must repaint everything.
+  var shown: CellGrid?
+  /// Set while stopped by our own Ctrl-Z, whose SIGCONT needs no second repaint.
+  var continuesOwnStop = false
+  private var isOpen = true
+
+  /// False under NO_COLOR or on a terminal without colours: bold and reverse carry the meaning.
+  public let hasColour: Bool
+
+  init(
+    screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, input: Int32, signals: SignalRoute,
+    files: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>),
+    hasColour: Bool
+  ) {
+    self.screen = screen
+    self.window = window
+    self.input = input
+    self.signals = signals
+    self.files = files
+    self.hasColour = hasColour
+  }
+
+  deinit { close() }
+
   /// Opens the session on the process's terminal, after `setlocale(LC_ALL, "")`.
   /// Throws when stdin/stdout is not a terminal, TERM is unset or unusable, or the locale is
   /// not UTF-8 (after trying C.UTF-8).
-  public static func open() throws(TerminalError) -> TerminalSession { TerminalSession() }
+  public static func open() throws(TerminalError) -> TerminalSession {
+    let noColour = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+    let term = getenv("TERM").map { String(cString: $0) }
+    return try open(input: STDIN_FILENO, output: STDOUT_FILENO, term: term, colour: !noColour)
+  }
+
+  /// Opens a session on any terminal device: `input` and `output` may be one pseudo-terminal.
+  public static func open(
+    input: Int32, output: Int32, term: String?, colour: Bool
+  ) throws(TerminalError) -> TerminalSession {
+    guard isatty(input) == 1, isatty(output) == 1 else { throw .notATerminal }
+    guard let term, !term.isEmpty else { throw .noTerm }
+    try TerminalLocale.adoptUTF8()
+    let reset = try TerminalType.probe(term, output: output)
+    guard let signals = SignalRoute(tty: input, output: output, reset: reset) else {
+      throw .unusableTerm(term)
+    }
+    guard let files = TerminalType.files(input: input, output: output),
+      let screen = newterm(term, files.output, files.input)
+    else {
+      signals.close()
+      throw .unusableTerm(term)
+    }
+    let window = TerminalType.configure()
+    let hasColour = colour && TerminalType.startColours()
+    return TerminalSession(
+      screen: screen, window: window, input: input, signals: signals, files: files,
+      hasColour: hasColour)
+  }
 
   /// Columns and lines of the terminal now.
-  public var size: (width: Int, height: Int) { (80, 24) }
-
-  /// False under NO_COLOR or on a terminal without colours: bold and reverse carry the meaning.
-  public var hasColour: Bool { false }
-
-  /// Draws a grid: only the cells that changed since the last draw are sent.
-  public func draw(_ grid: CellGrid) {}
+  public var size: (width: Int, height: Int) {
+    var rows: Int32 = 0
+    var cols: Int32 = 0
+    cnc_getmaxyx(window, &rows, &cols)
+    return (Int(cols), Int(rows))
+  }
 
   /// Forces the next `draw` to repaint everything (after Ctrl-Z).
-  public func invalidate() {}
-
-  /// Blocks in poll(2) on the terminal and on `wakeFD` until something happens; returns every
-  /// event that is pending. No timeout: an idle app uses no CPU.
-  public func waitForEvents(wakeFD: Int32) -> [InputEvent] { [] }
-
-  /// Like `waitForEvents`, but returns an empty array after `milliseconds` (for the swipe
-  /// animation's frames).
-  public func waitForEvents(wakeFD: Int32, milliseconds: Int) -> [InputEvent] { [] }
+  public func invalidate() {
+    shown = nil
+    clearok(window, true)
+  }
 
   /// Restores the terminal. Safe to call twice.
-  public func close() {}
+  public func close() {
+    guard isOpen else { return }
+    isOpen = false
+    set_term(screen)
+    endwin()
+    delwin(window)
+    delscreen(screen)
+    fclose(files.output)
+    fclose(files.input)
+    signals.close()
+  }
+
+  /// Leaves curses, stops the process group, and returns with the screen restored and repainted.
+  func suspend() {
+    endwin()
+    continuesOwnStop = true
+    signals.stopProcessGroup()
+    resume()
+  }
+
+  /// Takes the terminal back after a stop: curses modes, the size now, a full repaint.
+  func resume() {
+    applyTerminalSize()
+    invalidate()
+    wnoutrefresh(window)
+    doupdate()
+  }
+
+  /// Resizes curses and the window to the terminal's size now.
+  func applyTerminalSize() {
+    var rows: Int32 = 0
+    var cols: Int32 = 0
+    guard cnc_window_size(input, &rows, &cols) == 0, rows > 0, cols > 0 else { return }
+    resizeterm(rows, cols)
+    wresize(window, rows, cols)
+    shown = nil
+  }
 }

@@ -1,0 +1,95 @@
+import CNcursesw
+import Glibc
+
+extension TerminalSession {
+  /// Blocks in poll(2) on the terminal and on `wakeFD` until something happens; returns every
+  /// event that is pending. No timeout: an idle app uses no CPU.
+  public func waitForEvents(wakeFD: Int32) -> [InputEvent] {
+    waitForEvents(wakeFD: wakeFD, timeout: -1)
+  }
+
+  /// Like `waitForEvents`, but returns an empty array after `milliseconds` (for the swipe
+  /// animation's frames).
+  public func waitForEvents(wakeFD: Int32, milliseconds: Int) -> [InputEvent] {
+    waitForEvents(wakeFD: wakeFD, timeout: Int32(clamping: max(milliseconds, 0)))
+  }
+
+  func waitForEvents(wakeFD: Int32, timeout: Int32) -> [InputEvent] {
+    var fds = [input, signals.readFD, wakeFD].map {
+      pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+    }
+    while true {
+      let ready = poll(&fds, nfds_t(fds.count), timeout)
+      if ready < 0 && errno == EINTR { continue }
+      var events = signalEvents()
+      if fds[2].revents & Int16(POLLIN) != 0 {
+        drain(wakeFD)
+        events.append(.wake)
+      }
+      if fds[0].revents & Int16(POLLIN) != 0 { events += keyEvents() }
+      if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { events.append(.terminate) }
+      if !events.isEmpty || timeout >= 0 { return Self.coalesced(events) }
+    }
+  }
+
+  /// The events of the signals received: resizing or suspending on the way.
+  func signalEvents() -> [InputEvent] {
+    signals.drain().compactMap { signal in
+      switch signal {
+      case SIGWINCH:
+        applyTerminalSize()
+        return .resize
+      case SIGTSTP:
+        suspend()
+        return .resumed
+      case SIGCONT where continuesOwnStop:
+        continuesOwnStop = false
+        return nil
+      case SIGCONT:
+        resume()
+        return .resumed
+      case SIGTERM, SIGHUP, SIGINT: return .terminate
+      default: return nil
+      }
+    }
+  }
+
+  /// Every key curses has: `wget_wch` without blocking until it has none.
+  func keyEvents() -> [InputEvent] {
+    var events: [InputEvent] = []
+    var value: wint_t = 0
+    while true {
+      let status = wget_wch(window, &value)
+      guard status != ERR else { return events }
+      switch KeyDecoder.decode(UInt32(value), isKeyCode: status == KEY_CODE_YES) {
+      case .event(.resize):
+        shown = nil
+        events.append(.resize)
+      case .event(let event): events.append(event)
+      case .suspend:
+        suspend()
+        events.append(.resumed)
+      }
+    }
+  }
+
+  /// Reads a descriptor until it has nothing more, without ever blocking on it.
+  func drain(_ fd: Int32) {
+    var buffer = [UInt8](repeating: 0, count: 256)
+    var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while poll(&probe, 1, 0) > 0, probe.revents & Int16(POLLIN) != 0,
+      read(fd, &buffer, buffer.count) > 0
+    {}
+  }
+
+  /// The events in order, with repeated resizes, wake-ups and resumes reported once.
+  static func coalesced(_ events: [InputEvent]) -> [InputEvent] {
+    var seen: Set<InputEvent> = []
+    return events.filter { event in
+      switch event {
+      case .key: true
+      case .resize, .wake, .resumed, .terminate: seen.insert(event).inserted
+      }
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import CNcursesw
+import CardText
+import Glibc
+
+/// The terminfo side of opening a session: checking the terminal type, the bytes that restore the
+/// terminal after a crash, and the curses modes.
+enum TerminalType {
+  /// Checks with `setupterm` (which reports instead of exiting) that `term` is known and can
+  /// address the cursor; returns the bytes that take the terminal back to the shell's state.
+  static func probe(_ term: String, output: Int32) throws(TerminalError) -> [UInt8] {
+    var status: Int32 = 0
+    guard setupterm(term, output, &status) == OK, status == 1 else {
+      throw .unusableTerm(term)
+    }
+    defer { cnc_drop_current_terminal() }
+    guard cnc_can_address_cursor() != 0 else { throw .unusableTerm(term) }
+    return resetSequence()
+  }
+
+  /// Leave the alternate screen, show the cursor, plain attributes, keypad back to normal.
+  static func resetSequence() -> [UInt8] {
+    let names = ["rmcup", "cnorm", "sgr0", "rmkx"]
+    return names.flatMap { (name: String) -> [UInt8] in
+      cnc_tigetstr(name).map { withoutPadding(Array(String(cString: $0).utf8)) } ?? []
+    }
+  }
+
+  /// Drops terminfo padding (`$<5>`), which only `tputs` understands.
+  static func withoutPadding(_ bytes: [UInt8]) -> [UInt8] {
+    var result: [UInt8] = []
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count,
+        bytes[index + 1] == UInt8(ascii: "<"),
+        let close = bytes[index...].firstIndex(of: UInt8(ascii: ">"))
+      {
+        index = close + 1
+      } else {
+        result.append(bytes[index])
+        index += 1
+      }
+    }
+    return result
+  }
+
+  /// Streams on duplicates of the descriptors, so that closing them leaves the caller's open.
+  static func files(
+    input: Int32, output: Int32
+  ) -> (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)? {
+    guard let inFile = fdopen(dup(input), "r") else { return nil }
+    guard let outFile = fdopen(dup(output), "w") else {
+      fclose(inFile)
+      return nil
+    }
+    return (inFile, outFile)
+  }
+
+  /// Raw keys without echo, a 25 ms escape delay, no cursor; returns a full-screen window that
+  /// reads keys without blocking (poll(2) does the waiting).
+  static func configure() -> UnsafeMutablePointer<WINDOW> {
+    raw()
+    noecho()
+    nonl()
+    set_escdelay(25)
+    curs_set(0)
+    let window = newwin(0, 0, 0, 0)!
+    keypad(window, true)
+    nodelay(window, true)
+    leaveok(window, true)
+    scrollok(window, false)
+    return window
+  }
+
+  /// Starts colours with the terminal's own background: pair n + 1 is `TerminalColour` n.
+  /// False when the terminal has none.
+  static func startColours() -> Bool {
+    guard has_colors(), start_color() == OK else { return false }
+    let background: Int16 = use_default_colors() == OK ? -1 : Int16(COLOR_BLACK)
+    for (index, _) in TerminalColour.allCases.enumerated() {
+      init_pair(Int16(index + 1), Int16(index), background)
+    }
+    return true
+  }
+
+  /// The colour pair of a colour, as `startColours` set them up.
+  static func pair(of colour: TerminalColour) -> Int16 {
+    Int16(TerminalColour.allCases.firstIndex(of: colour)! + 1)
+  }
+}

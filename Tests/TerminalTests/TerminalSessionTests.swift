@@ -1,0 +1,179 @@
+import CardText
+import Glibc
+import Testing
+
+@testable import Terminal
+
+/// The real session on a pseudo-terminal. Serialized: curses is one state per process.
+@Suite(.serialized) struct TerminalSessionTests {
+  static let term = "xterm-256color"
+
+  /// Opens a session on a fresh pseudo-terminal, runs body, and closes both.
+  func withSession(
+    width: Int = 80, height: Int = 24, colour: Bool = true,
+    _ body: (TerminalSession, PseudoTerminal) throws -> Void
+  ) throws {
+    let pty = PseudoTerminal(width: width, height: height)
+    defer { pty.close() }
+    let session = try TerminalSession.open(
+      input: pty.slave, output: pty.slave, term: Self.term, colour: colour)
+    defer { session.close() }
+    try body(session, pty)
+  }
+
+  @Test func refusesWhatIsNotATerminal() {
+    var ends: [Int32] = [-1, -1]
+    #expect(pipe(&ends) == 0)
+    defer { ends.forEach { _ = close($0) } }
+    #expect(throws: TerminalError.notATerminal) {
+      try TerminalSession.open(input: ends[0], output: ends[1], term: Self.term, colour: true)
+    }
+  }
+
+  @Test(arguments: [nil, ""]) func refusesAMissingTerm(term: String?) {
+    let pty = PseudoTerminal(width: 80, height: 24)
+    defer { pty.close() }
+    #expect(throws: TerminalError.noTerm) {
+      try TerminalSession.open(input: pty.slave, output: pty.slave, term: term, colour: true)
+    }
+  }
+
+  @Test(arguments: ["no-such-terminal", "dumb"]) func refusesAnUnusableTerm(term: String) {
+    let pty = PseudoTerminal(width: 80, height: 24)
+    defer { pty.close() }
+    #expect(throws: TerminalError.unusableTerm(term)) {
+      try TerminalSession.open(input: pty.slave, output: pty.slave, term: term, colour: true)
+    }
+  }
+
+  @Test(arguments: [(80, 24), (40, 12), (200, 60), (3, 2), (2, 1), (1, 1)])
+  func drawsEveryCellAtEverySize(width: Int, height: Int) throws {
+    try withSession(width: width, height: height) { session, _ in
+      #expect(session.size == (width, height))
+      let grid = SampleGrid.make(width: width, height: height)
+      session.draw(grid)
+      expectWindow(of: session, shows: grid)
+    }
+  }
+
+  @Test func drawsWithoutColourWhenAskedTo() throws {
+    try withSession(colour: false) { session, _ in
+      #expect(!session.hasColour)
+      var grid = CellGrid(width: 80, height: 24)
+      grid.put("red", row: 0, column: 0, style: CellStyle(foreground: .red, bold: true))
+      session.draw(grid)
+      #expect(session.cellInWindow(row: 0, column: 0) == ("r", CellStyle(bold: true)))
+    }
+  }
+
+  @Test func sendsOnlyTheCellsThatChanged() throws {
+    try withSession { session, pty in
+      let grid = SampleGrid.make(width: 80, height: 24)
+      session.draw(grid)
+      let same = pty.output { session.draw(grid) }.count
+      var changed = grid
+      changed.put("Z", row: 10, column: 40)
+      let one = pty.output { session.draw(changed) }.count
+      #expect(same == 0)
+      #expect(one > 0 && one < 32)
+      #expect(session.cellInWindow(row: 10, column: 40).text == "Z")
+    }
+  }
+
+  @Test func invalidateRepaintsEverything() throws {
+    try withSession { session, pty in
+      let grid = SampleGrid.make(width: 80, height: 24)
+      session.draw(grid)
+      session.invalidate()
+      #expect(pty.output { session.draw(grid) }.count > 80 * 24)
+    }
+  }
+
+  @Test func decodesTypedKeys() throws {
+    try withSession { session, pty in
+      pty.type(Array("\u{1B}OC\u{1B}[5~q\r\u{7F}\u{08}日\u{15}".utf8))
+      let events = session.waitForEvents(wakeFD: -1, milliseconds: 1000)
+      #expect(
+        events == [
+          .key(.right), .key(.pageUp), .key(.character("q")), .key(.enter), .key(.backspace),
+          .key(.backspace), .key(.character("日")), .key(.control("u")),
+        ])
+    }
+  }
+
+  @Test func escapeAloneIsAKeyAndControlCTerminates() throws {
+    try withSession { session, pty in
+      pty.type([0x1B])
+      #expect(session.waitForEvents(wakeFD: -1, milliseconds: 1000) == [.key(.escape)])
+      pty.type([0x03])
+      #expect(session.waitForEvents(wakeFD: -1, milliseconds: 1000) == [.terminate])
+    }
+  }
+
+  @Test func wakePipeWakesAndIsDrained() throws {
+    try withSession { session, _ in
+      let pipe = WakePipe()
+      pipe.wake()
+      pipe.wake()
+      #expect(session.waitForEvents(wakeFD: pipe.fd) == [.wake])
+      #expect(session.waitForEvents(wakeFD: pipe.fd, milliseconds: 0) == [])
+    }
+  }
+
+  @Test func timesOutWithNoEvents() throws {
+    try withSession { session, _ in
+      #expect(session.waitForEvents(wakeFD: -1, milliseconds: 5) == [])
+    }
+  }
+
+  @Test func resizesOnSIGWINCH() throws {
+    try withSession { session, pty in
+      session.draw(SampleGrid.make(width: 80, height: 24))
+      pty.resize(width: 30, height: 10)
+      kill(getpid(), SIGWINCH)
+      #expect(session.waitForEvents(wakeFD: -1, milliseconds: 1000) == [.resize])
+      #expect(session.size == (30, 10))
+      let grid = SampleGrid.make(width: 30, height: 10)
+      session.draw(grid)
+      expectWindow(of: session, shows: grid)
+    }
+  }
+
+  @Test(arguments: [SIGTERM, SIGHUP, SIGINT]) func quitSignalsTerminate(signal: Int32) throws {
+    try withSession { session, _ in
+      kill(getpid(), signal)
+      #expect(session.waitForEvents(wakeFD: -1, milliseconds: 1000) == [.terminate])
+    }
+  }
+
+  @Test func closeRestoresTheTerminalOnce() throws {
+    let pty = PseudoTerminal(width: 80, height: 24)
+    defer { pty.close() }
+    var before = termios()
+    tcgetattr(pty.slave, &before)
+    let session = try TerminalSession.open(
+      input: pty.slave, output: pty.slave, term: Self.term, colour: true)
+    session.draw(SampleGrid.make(width: 80, height: 24))
+    let restore = pty.output { session.close() } + pty.output { session.close() }
+    var after = termios()
+    tcgetattr(pty.slave, &after)
+    #expect(after.c_lflag == before.c_lflag)
+    let text = String(decoding: restore, as: UTF8.self)
+    #expect(text.contains("\u{1B}[?1049l"), "leaves the alternate screen")
+    #expect(text.contains("\u{1B}[?25h"), "shows the cursor")
+  }
+
+  /// Every cell of the grid, read back from curses.
+  func expectWindow(
+    of session: TerminalSession, shows grid: CellGrid, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for row in 0..<grid.height {
+      for column in 0..<grid.width {
+        guard let cluster = grid[row, column].cluster else { continue }
+        let cell = session.cellInWindow(row: row, column: column)
+        #expect(cell.text == String(cluster), "\(row),\(column)", sourceLocation: sourceLocation)
+        #expect(cell.style == grid[row, column].style, sourceLocation: sourceLocation)
+      }
+    }
+  }
+}
