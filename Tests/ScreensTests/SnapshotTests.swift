@@ -93,7 +93,7 @@ import Testing
     var state = Fixtures.showing(Fixtures.asciiCard, width: 15, height: 5)
     Snapshot.assert(render(state), named: "too-small")
     _ = state.reduce(.resized(width: 19, height: 24))
-    #expect(render(state).lines.joined().contains("too small"))
+    #expect(render(state).lines.joined().contains("Too small"))
   }
 
   /// Every size down to 1x1 renders without a crash, in every mode, and draws something.

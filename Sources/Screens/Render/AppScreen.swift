@@ -58,7 +58,7 @@ public enum AppScreen {
 
   /// The message for a terminal under 20x6, wrapped to whatever fits, down to 1x1.
   private static func drawTooSmall(into grid: inout CellGrid, palette: Palette) {
-    let text = "Terminal too small: \(minimumWidth)x\(minimumHeight) needed"
+    let text = "Too small: needs \(minimumWidth)x\(minimumHeight)"
     let lines = CardLayout.layout(title: nil, body: text, width: grid.width, height: grid.height)
       .lines
     let top = max((grid.height - lines.count) / 2, 0)
