@@ -22,6 +22,6 @@ struct CTFO: AsyncParsableCommand {
   @OptionGroup var global: GlobalOptions
 
   func run() async throws {
-    try await Interactive.run(global)
+    try Interactive.run(global)
   }
 }

@@ -13,6 +13,10 @@ struct Launch {
   let index: DeckIndex
   let state: StateStore
   let seed: UInt64
+  /// The deck files synced at launch, in load order.
+  let deckPaths: [String]
+  /// The problems of every deck, found at launch.
+  let problems: [DeckProblem]
 
   /// Opens the state and syncs the decks; deck problems go to stderr, one line each.
   init(_ options: GlobalOptions, reportProblems: Bool = true) throws {
@@ -28,7 +32,9 @@ struct Launch {
     }
     index = DeckIndex(database: database)
     state = StateStore(database: database)
-    let report = try index.sync(decks: paths.decks(extra: options.deck))
+    deckPaths = paths.decks(extra: options.deck)
+    let report = try index.sync(decks: deckPaths)
+    problems = report.problems
     if reportProblems {
       for problem in report.problems { Output.warn(problem.description) }
     }
