@@ -28,7 +28,7 @@ final class AppUnderTest {
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     let deckFile = home.appendingPathComponent("test.jsonl")
     try deck.write(to: deckFile, atomically: true, encoding: .utf8)
-    let env = (["CTFO_HOME": home.path].merging(environment) { $1 })
+    let env = (["CTFO_HOME": home.path, "CTFO_BUNDLED_DECKS": ""].merging(environment) { $1 })
       .map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
     let command =
       "env \(env) '\(binary)' --deck '\(deckFile.path)'; echo \"exit=$?\"; "
@@ -66,14 +66,19 @@ final class AppUnderTest {
 /// Test decks: a header line, then cards titled "Fact 01"... and "Word 01"...
 enum TestDeck {
   static func make(facts: Int, words: Int) -> String {
-    let header =
-      #"{"deck":"t","types":{"fact":{"label":"Fact","colour":"cyan"},"#
-      + #""word":{"label":"Word","colour":"magenta"}}}"#
-    let factLines = (1...max(facts, 1)).prefix(facts).map { i in
-      card(id: "f\(i)", type: "fact", title: "Fact \(twoDigits(i))", body: "Body of fact \(i).")
+    var types: [String] = []
+    if facts > 0 { types.append(#""fact":{"label":"Fact","colour":"cyan"}"#) }
+    if words > 0 { types.append(#""word":{"label":"Word","colour":"magenta"}"#) }
+    let header = #"{"deck":"t","types":{"# + types.joined(separator: ",") + "}}"
+    let factLines = (0..<facts).map { i in
+      card(
+        id: "f\(i + 1)", type: "fact", title: "Fact \(twoDigits(i + 1))",
+        body: "Body of fact \(i + 1).")
     }
-    let wordLines = (1...max(words, 1)).prefix(words).map { i in
-      card(id: "w\(i)", type: "word", title: "Word \(twoDigits(i))", body: "Meaning of word \(i).")
+    let wordLines = (0..<words).map { i in
+      card(
+        id: "w\(i + 1)", type: "word", title: "Word \(twoDigits(i + 1))",
+        body: "Meaning of word \(i + 1).")
     }
     return ([header] + factLines + wordLines).joined(separator: "\n") + "\n"
   }

@@ -81,5 +81,7 @@ struct CommandLine {
 
 struct MissingBinary: Error, CustomStringConvertible {
   var path: String
-  var description: String { "no ctfo binary at \(path): run 'make test' (it builds the release binary first)" }
+  var description: String {
+    "no ctfo binary at \(path): run 'make test' (it builds the release binary first)"
+  }
 }

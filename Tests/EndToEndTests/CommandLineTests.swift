@@ -7,7 +7,8 @@ import Testing
     let cli = try CommandLine()
     defer { cli.remove() }
     let types = try cli.run(["types", "--json"]).objects
-    let counts = Dictionary(uniqueKeysWithValues: types.map { ($0["name"] as! String, $0["cards"] as! Int) })
+    let counts = Dictionary(
+      uniqueKeysWithValues: types.map { ($0["name"] as! String, $0["cards"] as! Int) })
     #expect(counts.count >= 6, "at least six bundled types: \(counts)")
     let n = 30_000
     let result = try cli.run(["next", "-n", "\(n)", "--json", "--seed", "7"])
@@ -20,7 +21,8 @@ import Testing
     for (type, ids) in byType {
       #expect(abs(Double(ids.count) - share) <= share * 0.02, "\(type): \(ids.count) of \(n)")
       let cycle = counts[type]!
-      #expect(Set(ids.prefix(cycle)).count == min(cycle, ids.count), "\(type) repeated a card early")
+      #expect(
+        Set(ids.prefix(cycle)).count == min(cycle, ids.count), "\(type) repeated a card early")
     }
     for card in cards.prefix(50) {
       let lines = card["lines"] as! [String]
@@ -86,7 +88,9 @@ import Testing
       ].joined(separator: "\n") + "\n")
     let result = try cli.run(["deck", "check", deck])
     #expect(result.status == 1)
-    for line in [2, 3, 4] { #expect(result.stderr.contains("\(deck):\(line):"), "\(result.stderr)") }
+    for line in [2, 3, 4] {
+      #expect(result.stderr.contains("\(deck):\(line):"), "\(result.stderr)")
+    }
     #expect(!result.stderr.contains("\(deck):1:") && !result.stderr.contains("\(deck):5:"))
     let next = try cli.run(["next", "-n", "4", "--json", "--deck", deck])
     #expect(Set(next.objects.map { $0["id"] as! String }) == ["ok1", "ok2"], "the good lines load")
@@ -110,8 +114,12 @@ import Testing
       a.remove()
       b.remove()
     }
-    let first = try a.run(["next", "-n", "40", "--json", "--seed", "11"]).objects.map { $0["id"] as! String }
-    let second = try b.run(["next", "-n", "40", "--json", "--seed", "11"]).objects.map { $0["id"] as! String }
+    let first = try a.run(["next", "-n", "40", "--json", "--seed", "11"]).objects.map {
+      $0["id"] as! String
+    }
+    let second = try b.run(["next", "-n", "40", "--json", "--seed", "11"]).objects.map {
+      $0["id"] as! String
+    }
     #expect(first.count == 40 && first == second)
   }
 

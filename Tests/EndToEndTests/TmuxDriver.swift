@@ -17,9 +17,11 @@ final class TmuxDriver {
   /// Starts `command` (run by sh) in a `width` x `height` window. The pane stays after the
   /// program exits so that its last screen can still be read.
   init(command: String, width: Int, height: Int) throws {
-    try tmux(
-      "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", command)
-    try tmux("set-option", "-g", "remain-on-exit", "on")
+    let status = try CleanSpawn.run([
+      "tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y",
+      "\(height)", command, ";", "set-option", "-g", "remain-on-exit", "on",
+    ])
+    guard status == 0 else { throw Failure(description: "tmux new-session failed: \(status)") }
   }
 
   /// Sends tmux key names ("Right", "Enter", "Escape", "q", "Space", "BSpace").
