@@ -43,11 +43,7 @@ public enum AppScreen {
 
   private static func hints(_ state: AppState) -> [HintBar.Hint] {
     switch state.mode {
-    case .feed:
-      guard state.slide == nil, case .card(let card) = state.feed, card.hasMore else {
-        return HintBar.feed
-      }
-      return [HintBar.more] + HintBar.feed
+    case .feed: return HintBar.feed
     case .history: return HintBar.history
     case .fullCard: return HintBar.fullCard
     case .settings: return HintBar.settings

@@ -22,10 +22,11 @@ public enum CardScreen {
     return (max(w, 1), max(h, 1))
   }
 
-  /// The box for `lines` text rows, centred above the hint bar.
+  /// The box for `lines` text rows and a blank row under them when there is room, centred
+  /// above the hint bar.
   static func frame(lines: Int, width: Int, height: Int) -> BoxFrame {
     let area = textArea(width: width, height: height)
-    let rows = min(max(lines, minTextRows), area.height)
+    let rows = min(max(lines + 1, minTextRows), area.height)
     let box = (width: area.width + chromeWidth, height: rows + chromeHeight)
     return BoxFrame(
       left: (width - box.width) / 2, top: max((height - 1 - box.height) / 2, 0),
@@ -79,19 +80,30 @@ public enum CardScreen {
     grid.clear(row: frame.top, column: frame.left, width: frame.width, height: frame.height)
     grid.drawBox(frame, label: Untrusted.line(type.label), labelStyle: palette.label(type.colour))
     let lines = card.prepared.layout.lines.prefix(frame.height - chromeHeight)
-    let titleRows = titleLineCount(card.prepared)
+    let titleRows = titleLineCount(
+      title: card.prepared.card.title, lines: card.prepared.layout.lines)
     for (i, line) in lines.enumerated() {
       grid.draw(
         line, row: frame.top + 1 + i, column: frame.left + 2,
         style: i < titleRows ? palette.title : .plain, limit: frame.right - 2)
     }
     drawFooter(card, in: frame, into: &grid, palette: palette)
+    if card.hasMore { drawMoreMark(in: frame, into: &grid, palette: palette) }
+  }
+
+  /// "Enter: more" on the bottom edge: the card has more than the box shows.
+  private static func drawMoreMark(in frame: BoxFrame, into grid: inout CellGrid, palette: Palette)
+  {
+    let mark = " Enter: more "
+    guard frame.width >= mark.count + 4 else { return }
+    grid.drawChrome(
+      mark, row: frame.bottom, column: frame.right - 2 - mark.count, style: palette.key)
   }
 
   /// The rows of the layout that hold the title: those before the first blank line.
-  static func titleLineCount(_ card: PreparedCard) -> Int {
-    guard let title = card.card.title, !title.isEmpty else { return 0 }
-    return card.layout.lines.firstIndex(of: "") ?? 0
+  static func titleLineCount(title: String?, lines: [String]) -> Int {
+    guard let title, !title.isEmpty else { return 0 }
+    return lines.firstIndex(of: "") ?? 0
   }
 
   private static func drawFooter(

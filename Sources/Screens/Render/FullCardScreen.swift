@@ -39,12 +39,12 @@ public enum FullCardScreen {
     let all = lines(view.card, width: grid.width)
     let rows = visibleRows(height: grid.height)
     let range = view.scroll..<min(view.scroll + rows, all.count)
-    let titleRows = CardScreen.titleLineCount(
-      PreparedCard(card: view.card.card, layout: CardLayout(lines: all, truncated: false)))
+    let titleRows = CardScreen.titleLineCount(title: view.card.card.title, lines: all)
     for index in range {
       grid.draw(
         all[index], row: textTop + index - view.scroll, column: left,
-        style: index < titleRows ? palette.title : .plain)
+        style: index < titleRows ? palette.title : .plain,
+        limit: left + textWidth(width: grid.width))
     }
     guard all.count > rows else { return }
     let position = "\(range.lowerBound + 1)-\(range.upperBound) of \(all.count)"

@@ -1,6 +1,9 @@
 import CardText
 
 /// The bottom row: the keys of the screen, or the transient message when there is one.
+///
+/// When not every hint fits, hints are dropped from the end, but the last one (help, or the way
+/// back) is always kept.
 enum HintBar {
   /// A key and what it does.
   typealias Hint = (key: String, action: String)
@@ -15,20 +18,32 @@ enum HintBar {
       return
     }
     var column = 1
-    for hint in hints {
-      let width = hint.key.count + 1 + hint.action.count
-      guard column + width <= grid.width else { break }
+    for hint in fitting(hints, width: grid.width - 1) {
       column = grid.drawChrome(hint.key, row: row, column: column, style: palette.key)
       column = grid.drawChrome(" " + hint.action, row: row, column: column, style: palette.quiet)
       column += 2
     }
   }
 
+  /// The hints that fit in `width` columns: a prefix, then the last hint.
+  static func fitting(_ hints: [Hint], width: Int) -> [Hint] {
+    guard let last = hints.last else { return [] }
+    var kept: [Hint] = []
+    var used = cells(last)
+    for hint in hints.dropLast() {
+      guard used + 2 + cells(hint) <= width else { break }
+      kept.append(hint)
+      used += 2 + cells(hint)
+    }
+    return kept + [last]
+  }
+
+  private static func cells(_ hint: Hint) -> Int { hint.key.count + 1 + hint.action.count }
+
   static let feed: [Hint] = [
     ("→", "TFU"), ("←", "TIFB"), ("↑", "CTFO"), ("↓", "history"), ("u", "undo"),
-    ("s", "settings"), ("?", "help"), ("q", "quit"),
+    ("s", "settings"), ("q", "quit"), ("?", "help"),
   ]
-  static let more: Hint = ("Enter", "more")
   static let history: [Hint] = [("↑↓", "move"), ("Enter", "open"), ("Esc", "back")]
   static let fullCard: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
   static let settings: [Hint] = [("↑↓", "move"), ("Space", "toggle"), ("Esc", "back")]
