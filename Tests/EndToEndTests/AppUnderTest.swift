@@ -37,6 +37,13 @@ final class AppUnderTest {
     tmux = try TmuxDriver(command: command, width: width, height: height)
   }
 
+  /// The first child process of `pid` (the app started by the pane's shell), from /proc.
+  static func child(of pid: Int32) -> Int32? {
+    let path = "/proc/\(pid)/task/\(pid)/children"
+    let children = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    return children.split(separator: " ").first.flatMap { Int32($0) }
+  }
+
   /// Stops tmux and removes the home directory.
   func stop() {
     tmux.kill()

@@ -103,4 +103,43 @@ import Testing
     try await app.tmux.waitFor(text: "Loading")
     _ = try await app.waitForCard(after: nil)
   }
+
+  @Test func undoBringsTheSwipedCardBack() async throws {
+    let app = try AppUnderTest(deck: TestDeck.make(facts: 10, words: 10))
+    defer { app.stop() }
+    let first = try await app.waitForCard(after: nil)
+    try app.tmux.send("Right")
+    _ = try await app.waitForCard(after: first)
+    try app.tmux.send("u")
+    try await app.tmux.waitFor("\(first) back") { AppUnderTest.cardTitle($0) == first }
+  }
+
+  @Test(arguments: ["C-c", "SIGTERM", "SIGHUP"])
+  func interruptsAndSignalsRestoreTheTerminal(how: String) async throws {
+    let app = try AppUnderTest(deck: TestDeck.make(facts: 5, words: 5))
+    defer { app.stop() }
+    _ = try await app.waitForCard(after: nil)
+    if how == "C-c" {
+      try app.tmux.send("C-c")
+    } else {
+      let shell = try #require(Int32(try app.tmux.format("#{pane_pid}")))
+      let pid = try #require(AppUnderTest.child(of: shell))
+      kill(pid, how == "SIGTERM" ? SIGTERM : SIGHUP)
+    }
+    try await app.tmux.waitFor(text: "exit=")
+    let screen = try await app.tmux.waitFor(text: "icanon")
+    #expect(try app.tmux.format("#{alternate_on}") == "0")
+    #expect(screen.contains { $0.contains("icanon") && !$0.contains("-icanon") })
+  }
+
+  @Test func helpListsEveryKey() async throws {
+    let app = try AppUnderTest(deck: TestDeck.make(facts: 5, words: 5))
+    defer { app.stop() }
+    _ = try await app.waitForCard(after: nil)
+    try app.tmux.send("?")
+    let screen = try await app.tmux.waitFor(text: "Keys")
+    for action in ["TFU", "TIFB", "CTFO", "history", "undo", "settings", "quit"] {
+      #expect(screen.contains { $0.contains(action) }, "help lacks \(action)")
+    }
+  }
 }
