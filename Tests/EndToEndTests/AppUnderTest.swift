@@ -30,8 +30,9 @@ final class AppUnderTest {
     try deck.write(to: deckFile, atomically: true, encoding: .utf8)
     let env = (["CTFO_HOME": home.path, "CTFO_BUNDLED_DECKS": ""].merging(environment) { $1 })
       .map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+    // `swift test` hands NO_COLOR to its children: drop it, so each test chooses.
     let command =
-      "env \(env) '\(binary)' --deck '\(deckFile.path)'; echo \"exit=$?\"; "
+      "env -u NO_COLOR \(env) '\(binary)' --deck '\(deckFile.path)'; echo \"exit=$?\"; "
       + "stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo; "
       + "exec sleep 600"
     tmux = try TmuxDriver(command: command, width: width, height: height)

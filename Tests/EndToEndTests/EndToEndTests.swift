@@ -142,4 +142,17 @@ import Testing
       #expect(screen.contains { $0.contains(action) }, "help lacks \(action)")
     }
   }
+
+  @Test(arguments: [false, true])
+  func typeLabelsUseColourUnlessNoColourAsksForReverse(noColour: Bool) async throws {
+    let app = try AppUnderTest(
+      deck: TestDeck.make(facts: 5, words: 0),
+      environment: noColour ? ["NO_COLOR": "1"] : [:])
+    defer { app.stop() }
+    _ = try await app.waitForCard(after: nil)
+    let label = try #require(try app.tmux.screen(escapes: true).first { $0.contains(" Fact ") })
+    let cyan = "\u{1b}[36m"
+    #expect(label.contains(cyan) == !noColour, "\(label.debugDescription)")
+    #expect(label.contains("\u{1b}[1;7m") == noColour, "\(label.debugDescription)")
+  }
 }

@@ -27,9 +27,11 @@ final class TmuxDriver {
   /// Sends tmux key names ("Right", "Enter", "Escape", "q", "Space", "BSpace").
   func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys) }
 
-  /// The screen now, one string per row, trailing blanks removed.
-  func screen() throws -> [String] {
-    try tmux("capture-pane", "-p", "-t", "0").components(separatedBy: "\n")
+  /// The screen now, one string per row, trailing blanks removed; with `escapes`, the SGR
+  /// sequences of the cells' styles too.
+  func screen(escapes: Bool = false) throws -> [String] {
+    try tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
+      .components(separatedBy: "\n")
   }
 
   /// A tmux format value of the pane, e.g. "#{alternate_on}".
