@@ -32,6 +32,7 @@ struct LineBreaker {
     self.bytes = bytes
     self.width = width
     self.maxLines = maxLines
+    lines.reserveCapacity(min(maxLines, 64))
   }
 
   /// Breaks the whole text into `lines`, stopping at `maxLines`.
@@ -72,9 +73,10 @@ struct LineBreaker {
   /// The line as a string, tabs expanded.
   func string(of line: Line) -> String {
     if line.replacesWide { return "\u{FFFD}" }
-    let slice = UnsafeBufferPointer(rebasing: bytes[line.start..<line.end])
-    let text = String(decoding: slice, as: UTF8.self)
-    guard slice.contains(Self.tab) else { return text }
+    let utf8 = self.text.utf8
+    let lower = utf8.index(utf8.startIndex, offsetBy: line.start)
+    let text = String(self.text[lower..<utf8.index(lower, offsetBy: line.end - line.start)])
+    guard bytes[line.start..<line.end].contains(Self.tab) else { return text }
     var expanded = ""
     var column = 0
     for scalar in text.unicodeScalars {
