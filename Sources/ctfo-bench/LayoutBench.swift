@@ -33,8 +33,9 @@ enum LayoutBench {
         rounds += 1
       }
     }
-    print("layout \(width)x\(height): \(rate(cards.count * rounds, elapsed)) cards/s "
-      + "(\(rounds) rounds, \(lines) lines)")
+    print(
+      "layout \(width)x\(height): \(rate(cards.count * rounds, elapsed)) cards/s "
+        + "(\(rounds) rounds, \(lines) lines)")
     if let before = allocationsBefore, let after = allocationsAfter {
       let perCard = Double(after - before) / Double(cards.count)
       print("allocations: \(String(format: "%.1f", perCard)) per card")
@@ -50,7 +51,8 @@ enum LayoutBench {
   }
 
   private static func rate(_ count: Int, _ duration: Duration) -> Int {
-    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    let seconds =
+      Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     return Int(Double(count) / seconds)
   }
 }
@@ -58,8 +60,10 @@ enum LayoutBench {
 /// The malloc counter that `bench/run.sh` preloads, found at run time.
 enum AllocationCounter {
   private typealias Count = @convention(c) () -> UInt
-  private static let function: Count? = dlsym(UnsafeMutableRawPointer(bitPattern: 0),
-    "ctfo_alloc_count").map { unsafeBitCast($0, to: Count.self) }
+  private static let function: Count? = dlsym(
+    UnsafeMutableRawPointer(bitPattern: 0),
+    "ctfo_alloc_count"
+  ).map { unsafeBitCast($0, to: Count.self) }
 
   static func count() -> UInt? { function?() }
 }

@@ -101,7 +101,8 @@ struct LineBreaker {
   private mutating func place(_ word: Word, after blanks: Word, paragraphStart: Bool) -> Bool {
     if line.isEmpty {
       if paragraphStart && blanks.width + word.width <= width {
-        line = Line(start: blanks.range.lowerBound, end: word.range.upperBound,
+        line = Line(
+          start: blanks.range.lowerBound, end: word.range.upperBound,
           width: blanks.width + word.width)
         return true
       }
