@@ -41,10 +41,11 @@ public enum Sanitizer {
 
   /// True when every byte is printable ASCII, LF or TAB: nothing to do.
   private static func isPlain(_ bytes: String.UTF8View) -> Bool {
-    let plain = bytes.withContiguousStorageIfAvailable { buffer in
-      buffer.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }
+    let isPlainByte = { (byte: UInt8) in
+      (byte >= 0x20 && byte < 0x7F) || byte == 0x0A || byte == 0x09
     }
-    return plain ?? bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }
+    return bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainByte) }
+      ?? bytes.allSatisfy(isPlainByte)
   }
 
   /// The text without the scalars that must never reach a terminal.
