@@ -24,7 +24,9 @@ public struct CardLayout: Sendable, Hashable {
   public static func layout(title: String?, body: String, width: Int, height: Int) -> CardLayout {
     let whole = height == Int.max
     let titleHeight = whole ? Int.max : min(maximumTitleLines, height)
-    let heading = WrappedText.wrap(title ?? "", width: width, maxLines: titleHeight)
+    let heading =
+      title.map { WrappedText.wrap($0, width: width, maxLines: titleHeight) }
+      ?? WrappedText(lines: [], truncated: false)
     guard !heading.lines.isEmpty else {
       let text = WrappedText.wrap(body, width: width, maxLines: height)
       return CardLayout(lines: text.lines, truncated: heading.truncated || text.truncated)
@@ -36,7 +38,7 @@ public struct CardLayout: Sendable, Hashable {
       lines.append("")
       lines.append(contentsOf: text.lines)
     } else if text.truncated && !heading.truncated {
-      lines[lines.count - 1] = WrappedText.endingWithEllipsis(lines[lines.count - 1], width: width)
+      WrappedText.endWithEllipsis(&lines[lines.count - 1], width: width)
     }
     return CardLayout(lines: lines, truncated: heading.truncated || text.truncated)
   }
