@@ -82,24 +82,25 @@ struct LineBreaker {
     return expanded
   }
 
-  private struct Word {
+  /// A run of bytes and its width: a word, or the blanks before it.
+  fileprivate struct Span {
     var range: Range<Int>
     var width: Int
   }
 
   /// The run of blanks from `start`, its tabs measured from the end of the current line.
-  private func blanks(from start: Int, to end: Int) -> Word {
+  private func blanks(from start: Int, to end: Int) -> Span {
     var index = start
     var width = 0
     while index < end, let blank = widthOfBlank(at: index, column: line.width + width) {
       width += blank
       index += 1
     }
-    return Word(range: start..<index, width: width)
+    return Span(range: start..<index, width: width)
   }
 
   /// The word from `start` to the next blank or newline.
-  private func word(from start: Int, to end: Int) -> Word {
+  private func word(from start: Int, to end: Int) -> Span {
     var index = start
     var width = 0
     while index < end {
@@ -114,11 +115,11 @@ struct LineBreaker {
       width += value < 0x80 ? 1 : ScalarProperties(value).cursesWidth ?? 0
       index += length
     }
-    return Word(range: start..<index, width: width)
+    return Span(range: start..<index, width: width)
   }
 
   /// Puts a word on the current line or the next; false when the lines ran out.
-  private mutating func place(_ word: Word, after blanks: Word, paragraphStart: Bool) -> Bool {
+  private mutating func place(_ word: Span, after blanks: Span, paragraphStart: Bool) -> Bool {
     if line.isEmpty {
       if paragraphStart && blanks.width + word.width <= width {
         line = Line(
@@ -127,7 +128,7 @@ struct LineBreaker {
         return true
       }
       if word.width <= width {
-        line = Line(start: word.range.lowerBound, end: word.range.upperBound, width: word.width)
+        line = Line(word)
         return true
       }
       return breakWord(word, after: 0)
@@ -140,12 +141,12 @@ struct LineBreaker {
     guard word.width <= width else { return breakWord(word, after: blanks.width) }
     close()
     guard open(at: word.range.lowerBound) else { return false }
-    line = Line(start: word.range.lowerBound, end: word.range.upperBound, width: word.width)
+    line = Line(word)
     return true
   }
 
   /// Places a word wider than the line cluster by cluster, from the rest of the current line.
-  private mutating func breakWord(_ word: Word, after blankWidth: Int) -> Bool {
+  private mutating func breakWord(_ word: Span, after blankWidth: Int) -> Bool {
     let utf8 = text.utf8
     let lower = utf8.index(utf8.startIndex, offsetBy: word.range.lowerBound)
     let upper = utf8.index(lower, offsetBy: word.range.count)
@@ -223,5 +224,12 @@ struct LineBreaker {
     if lead < 0xF0 { return ((lead & 0x0F) << 12 | second << 6 | third, 3) }
     let fourth = UInt32(bytes[index + 3] & 0x3F)
     return ((lead & 0x07) << 18 | second << 12 | third << 6 | fourth, 4)
+  }
+}
+
+extension LineBreaker.Line {
+  /// A line holding one span.
+  fileprivate init(_ span: LineBreaker.Span) {
+    self.init(start: span.range.lowerBound, end: span.range.upperBound, width: span.width)
   }
 }
