@@ -204,7 +204,6 @@ enum UnicodeTables {{
   static let unicodeVersion = "{ucd}"
   /// The Unicode version of the C library whose `wcwidth` the curses widths follow.
   static let cursesUnicodeVersion = "{CURSES_VERSION[0]}.{CURSES_VERSION[1]}.0"
-  static let blockCount = {len(blocks)}
 
   /// Two 7-bit bytes (low, high) per 256 code points: the block index.
   static let blocks: StaticString = \"\"\"

@@ -10,7 +10,6 @@ enum UnicodeTables {
   static let unicodeVersion = "15.0.0"
   /// The Unicode version of the C library whose `wcwidth` the curses widths follow.
   static let cursesUnicodeVersion = "14.0.0"
-  static let blockCount = 155
 
   /// Two 7-bit bytes (low, high) per 256 code points: the block index.
   static let blocks: StaticString = """
