@@ -20,8 +20,12 @@ public final class StateDatabase: Sendable {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     pool = try DatabasePool(path: path)
-    // GRDB sets NORMAL for WAL; FULL also syncs the WAL at every commit (see DECISIONS).
-    try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+    try pool.writeWithoutTransaction { db in
+      // GRDB sets NORMAL for WAL; FULL also syncs the WAL at every commit (see DECISIONS).
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+      // 32 MiB of page cache for the writer: a large import updates the id index all over.
+      try db.execute(sql: "PRAGMA cache_size = -32768")
+    }
     try Migrations.migrator.migrate(pool)
   }
 

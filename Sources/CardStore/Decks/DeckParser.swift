@@ -26,6 +26,7 @@ struct DeckParser {
   mutating func parse(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
     guard bytes.contains(where: { !Self.isSpace($0) }) else { return .blank }
     defer { sawContent = true }
+    if let card = FlatCardScanner.card(bytes) { return .card(card) }
     let text = String(decoding: bytes, as: UTF8.self)
     do {
       let record = try decoder.decode(LineRecord.self, from: Data(text.utf8))
