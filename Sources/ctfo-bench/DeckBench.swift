@@ -6,7 +6,8 @@ import Foundation
 /// - `gen-deck N FILE`: writes a reproducible N-card JSON Lines deck (six types, realistic
 ///   lengths, some CJK, emoji and accents).
 /// - `import FILE HOME`: the first import of FILE into a fresh state database under HOME.
-/// - `open HOME`: opening that database and reading the catalog, then one card by ordinal.
+/// - `open HOME [FILE...]`: opening that database, syncing FILEs (unchanged: a stat each) and
+///   reading the catalog, then one card by ordinal.
 enum DeckBench {
   static let commands: Set<String> = ["gen-deck", "import", "open"]
 
@@ -16,9 +17,9 @@ enum DeckBench {
       var generator = DeckGenerator(seed: 42)
       try generator.write(cards: Int(arguments[1])!, to: arguments[2])
     case ("import", 3): try importDeck(arguments[1], home: arguments[2])
-    case ("open", 2): try open(home: arguments[1])
+    case ("open", 2...): try open(home: arguments[1], decks: Array(arguments.dropFirst(2)))
     default:
-      print("usage: ctfo-bench gen-deck N FILE | import FILE HOME | open HOME")
+      print("usage: ctfo-bench gen-deck N FILE | import FILE HOME | open HOME [FILE...]")
       exit(2)
     }
   }
@@ -37,16 +38,19 @@ enum DeckBench {
     print("import: \(cards) cards in \(seconds(elapsed)) s (\(report.problems.count) problems)")
   }
 
-  private static func open(home: String) throws {
+  private static func open(home: String, decks: [String]) throws {
     let clock = ContinuousClock()
     let start = clock.now
     let index = DeckIndex(database: try StateDatabase(path: databasePath(home)))
+    let report = decks.isEmpty ? SyncReport() : try index.sync(decks: decks)
     let catalog = try index.catalog()
     let opened = clock.now
     let card = try index.card(type: catalog[0].type.name, ordinal: catalog[0].cards / 2)
     let fetched = clock.now
     let cards = catalog.reduce(0) { $0 + $1.cards }
-    print("open + catalog: \(ms(opened - start)) ms (\(catalog.count) types, \(cards) cards)")
+    print(
+      "open + sync + catalog: \(ms(opened - start)) ms (\(catalog.count) types, \(cards) cards,"
+        + " \(report.indexed.count) decks re-indexed)")
     print("card(type:ordinal:): \(ms(fetched - opened)) ms (\(card?.id ?? "none"))")
   }
 

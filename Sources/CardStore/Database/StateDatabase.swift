@@ -27,6 +27,7 @@ public final class StateDatabase: Sendable {
       try db.execute(sql: "PRAGMA cache_size = -32768")
     }
     try Migrations.migrator.migrate(pool)
+    try pool.write(Migrations.ensureCardIndexes)
   }
 
   /// The value of a pragma on the writing connection (`journal_mode`, `synchronous`, ...).

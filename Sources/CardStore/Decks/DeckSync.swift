@@ -18,6 +18,8 @@ struct DeckSync {
   private var touched: Set<Int64> = []
   private var changed = false
   private var ordinals: OrdinalBook?
+  /// Whether the first import found the index empty and dropped the card indexes.
+  private var bulkLoading = false
 
   init(pool: DatabasePool) {
     self.pool = pool
@@ -75,7 +77,7 @@ struct DeckSync {
   private mutating func reindex(_ file: DeckFile, deck: Int64) throws {
     changed = true
     touched.insert(deck)
-    if ordinals == nil { ordinals = try pool.read { try OrdinalBook($0) } }
+    if ordinals == nil { try prepareImports() }
     do {
       try DeckImport(pool: pool, deck: deck).run(file, ordinals: &ordinals!)
       report.indexed.append(file.path)
@@ -85,9 +87,21 @@ struct DeckSync {
     }
   }
 
+  /// Loads the ordinal book; into an empty index, drops the card indexes for a bulk load.
+  private mutating func prepareImports() throws {
+    ordinals = try pool.write { db in
+      if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM cards)")! {
+        try Migrations.dropCardIndexes(db)
+        bulkLoading = true
+      }
+      return try OrdinalBook(db)
+    }
+  }
+
   /// Settles duplicate ids, makes the ordinals dense again and rewrites the catalog.
   private mutating func settle() throws {
     try pool.write { db in
+      if bulkLoading { try Migrations.ensureCardIndexes(db) }
       var book = try ordinals ?? OrdinalBook(db)
       report.problems += try book.settleDuplicates(db, reporting: touched)
       try OrdinalBook.writeCatalog(db, counts: try OrdinalBook.compact(db))
