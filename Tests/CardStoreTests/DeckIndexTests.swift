@@ -1,7 +1,9 @@
-import CardStore
 import FeedCore
 import Foundation
+import GRDB
 import Testing
+
+@testable import CardStore
 
 /// Every card of the index, read back through the catalog and the ordinals.
 private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
@@ -187,5 +189,29 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
     #expect(try home.database.integrityCheck() == "ok")
     #expect(try home.database.pragma("journal_mode") == "wal")
     #expect(try home.database.pragma("synchronous") == "2")
+  }
+}
+
+@Suite struct DeckIndexRecoveryTests {
+  @Test func anImportCutShortIsRedoneByTheNextSync() throws {
+    let home = try TestHome()
+    let path = try home.deck("a.jsonl", (0..<50).map { cardLine("c\($0)", type: "t\($0 % 2)") })
+    _ = try home.index.sync(decks: [path])
+    // What a SIGKILL in the middle of a first import leaves: the deck pending, part of its
+    // cards, the card indexes dropped.
+    try home.database.pool.write { db in
+      try db.execute(sql: "UPDATE decks SET size = -1, hash = ''")
+      try db.execute(sql: "DELETE FROM cards WHERE line > 20")
+      try db.execute(sql: "DROP INDEX cards_by_ordinal; DROP INDEX cards_by_id")
+    }
+    try home.reopen()
+    #expect(try home.index.sync(decks: [path]) == SyncReport(indexed: [path]))
+    #expect(try home.index.catalog().map(\.cards) == [25, 25])
+    #expect(try home.index.card(type: "t1", ordinal: 24) != nil)
+    let indexes = try home.database.pool.read { db in
+      try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'cards' AND type = 'index'")
+    }
+    #expect(Set(indexes).isSuperset(of: ["cards_by_ordinal", "cards_by_id", "cards_by_deck"]))
+    #expect(try home.database.integrityCheck() == "ok")
   }
 }
