@@ -28,13 +28,17 @@ enum DeckBench {
 
   private static func importDeck(_ file: String, home: String) throws {
     let path = databasePath(home)
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: path + suffix)
+    }
     let clock = ContinuousClock()
     var report = SyncReport()
     let elapsed = try clock.measure {
       report = try DeckIndex(database: StateDatabase(path: path)).sync(decks: [file])
     }
-    let cards = try DeckIndex(database: StateDatabase(path: path)).catalog().reduce(0) { $0 + $1.cards }
+    let cards = try DeckIndex(database: StateDatabase(path: path)).catalog().reduce(0) {
+      $0 + $1.cards
+    }
     print("import: \(cards) cards in \(seconds(elapsed)) s (\(report.problems.count) problems)")
   }
 
@@ -59,7 +63,8 @@ enum DeckBench {
   }
 
   private static func ms(_ d: Duration) -> String {
-    String(format: "%.2f", Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15)
+    String(
+      format: "%.2f", Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15)
   }
 }
 
@@ -104,7 +109,8 @@ struct DeckGenerator {
     let title = next() % 3 == 0 ? #", "title": "\#(text(words: 2 + Int(next() % 5)))""# : ""
     let reveal = type == "trivia" ? #", "reveal": "\#(text(words: 3 + Int(next() % 8)))""# : ""
     let body = text(words: 10 + Int(next() % 50))
-    return #"{"id": "bench-\#(n)", "type": "\#(type)"\#(title), "body": "\#(body)"\#(reveal)}"# + "\n"
+    return #"{"id": "bench-\#(n)", "type": "\#(type)"\#(title), "body": "\#(body)"\#(reveal)}"#
+      + "\n"
   }
 
   private mutating func text(words count: Int) -> String {

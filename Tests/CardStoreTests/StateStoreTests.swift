@@ -16,7 +16,9 @@ import Testing
 
   @Test func setsAndClearsAReaction() throws {
     let home = try TestHome()
-    try home.state.append([HistoryEntry(index: 0, cardID: "a", type: "fact", title: nil, shownAt: 5)])
+    try home.state.append([
+      HistoryEntry(index: 0, cardID: "a", type: "fact", title: nil, shownAt: 5)
+    ])
     try home.state.setReaction(.ctfo, at: 0)
     #expect(try home.state.history(limit: 1).first?.reaction == .ctfo)
     try home.state.setReaction(nil, at: 0)
@@ -36,7 +38,8 @@ import Testing
 
 @Suite struct StateStoreUndoTests {
   private func history(_ home: TestHome) throws -> [String: Reaction?] {
-    Dictionary(uniqueKeysWithValues: try home.state.history(limit: 100).map { ($0.cardID, $0.reaction) })
+    Dictionary(
+      uniqueKeysWithValues: try home.state.history(limit: 100).map { ($0.cardID, $0.reaction) })
   }
 
   private func events(_ home: TestHome) throws -> [String] {

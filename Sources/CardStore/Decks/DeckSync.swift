@@ -42,7 +42,8 @@ struct DeckSync {
 
   private func indexedDecks() throws -> [String: IndexedDeck] {
     try pool.read { db in
-      let rows = try Row.fetchAll(db, sql: "SELECT id, path, position, size, mtime, hash FROM decks")
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT id, path, position, size, mtime, hash FROM decks")
       return Dictionary(
         uniqueKeysWithValues: rows.map {
           ($0[1], IndexedDeck(id: $0[0], position: $0[2], size: $0[3], mtime: $0[4], hash: $0[5]))
@@ -120,7 +121,8 @@ struct DeckSync {
   private mutating func move(_ deck: Int64, to position: Int) throws {
     changed = true
     try pool.write { db in
-      try db.execute(sql: "UPDATE decks SET position = ? WHERE id = ?", arguments: [position, deck])
+      try db.execute(
+        sql: "UPDATE decks SET position = ? WHERE id = ?", arguments: [position, deck])
     }
   }
 

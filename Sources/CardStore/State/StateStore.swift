@@ -62,7 +62,8 @@ public struct StateStore: Sendable {
   public func setReaction(_ reaction: Reaction?, at index: Int) throws {
     try database.pool.write { db in
       try db.execute(
-        sql: "UPDATE history SET reaction = ? WHERE idx = ?", arguments: [reaction?.rawValue, index])
+        sql: "UPDATE history SET reaction = ? WHERE idx = ?",
+        arguments: [reaction?.rawValue, index])
     }
   }
 
