@@ -12,6 +12,7 @@ import Testing
     try home.state.append(entries)
     #expect(try home.state.nextHistoryIndex() == 30_000)
     #expect(try home.state.history(limit: 2) == [entries[29_999], entries[29_998]])
+    #expect(try home.state.history(limit: 2, before: 10) == [entries[9], entries[8]])
   }
 
   @Test func setsAndClearsAReaction() throws {
