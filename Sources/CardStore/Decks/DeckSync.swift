@@ -29,9 +29,10 @@ struct DeckSync {
     var seen = Set<String>()
     let listed = paths.filter { seen.insert($0).inserted }
     let known = try indexedDecks()
-    for (path, deck) in known where !seen.contains(path) {
-      try remove(deck.id, path: path)
+    let unlisted = known.filter { !seen.contains($0.key) }.sorted {
+      $0.value.position < $1.value.position
     }
+    for (path, deck) in unlisted { try remove(deck.id, path: path) }
     for (position, path) in listed.enumerated() {
       try sync(path, position: position, indexed: known[path])
     }
