@@ -19,7 +19,10 @@ public final class StateDatabase: Sendable {
   public init(path: String) throws {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    pool = try DatabasePool(path: path)
+    var configuration = Configuration()
+    // Another ctfo process (`ctfo next` beside the TUI) may hold the write lock briefly.
+    configuration.busyMode = .timeout(5)
+    pool = try DatabasePool(path: path, configuration: configuration)
     try pool.writeWithoutTransaction { db in
       // GRDB sets NORMAL for WAL; FULL also syncs the WAL at every commit (see DECISIONS).
       try db.execute(sql: "PRAGMA synchronous = FULL")
