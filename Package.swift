@@ -54,7 +54,10 @@ let package = Package(
         "CardText", .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
-    .testTarget(name: "CardStoreTests", dependencies: ["CardStore"]),
+    .testTarget(
+      name: "CardStoreTests",
+      dependencies: ["CardStore", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline"]),
     .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Snapshots"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

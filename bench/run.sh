@@ -41,8 +41,9 @@ hyperfine -N --warmup 20 --runs 200 --style basic \
   "$ctfo next -n 1 --width 60 --height 12" "/usr/games/fortune" 2>&1 | grep -E "Time|±|faster|slower|^ +[0-9.]+ ± "
 
 echo "== layout: CardText on cardcorpus.py 2000 1 at 60x12, one core (target >= 150,000 cards/s)"
-python3 ../shared/bench/cardcorpus.py 2000 1 >"$work/corpus.txt"
-taskset -c 0 "$bench" layout "$work/corpus.txt"
+python3 "${CARDCORPUS:-../shared/bench/cardcorpus.py}" 2000 1 >"$work/corpus.txt"
+cc -O2 -shared -fPIC -o "$work/alloc-count.so" bench/alloc-count.c
+LD_PRELOAD="$work/alloc-count.so" taskset -c 0 "$bench" layout "$work/corpus.txt" 60 12
 
 echo "== decks: a 1,000,000-card deck (targets: import <= 15 s, launch <= 100 ms, peak <= 150 MB)"
 "$bench" gen-deck 1000000 "$work/big.jsonl"

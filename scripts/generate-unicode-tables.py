@@ -81,7 +81,7 @@ terminal_wide = {cp for lo, hi in TERMINAL_WIDE for cp in range(lo, hi + 1)}
 HANGUL_FILLERS = set(range(0x1160, 0x1200)) | set(range(0xD7B0, 0xD800)) | {0x3164, 0xFFA0}
 # Kept although default-ignorable: they join or select glyphs and have width 0 everywhere.
 KEPT_IGNORABLES = {0x200C, 0x200D} | set(range(0xFE00, 0xFE10)) | set(range(0xE0100, 0xE01F0)) \
-  | set(range(0x180B, 0x1810)) | {0x034F}
+  | set(range(0x180B, 0x180E)) | {0x180F, 0x034F}
 
 
 def is_wide(cp):
@@ -204,7 +204,6 @@ enum UnicodeTables {{
   static let unicodeVersion = "{ucd}"
   /// The Unicode version of the C library whose `wcwidth` the curses widths follow.
   static let cursesUnicodeVersion = "{CURSES_VERSION[0]}.{CURSES_VERSION[1]}.0"
-  static let blockCount = {len(blocks)}
 
   /// Two 7-bit bytes (low, high) per 256 code points: the block index.
   static let blocks: StaticString = \"\"\"

@@ -1,1 +1,16 @@
-print("bench")
+import Foundation
+
+/// `ctfo-bench SUITE ...`: the benchmarks `make bench` runs.
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+  switch arguments.first {
+  case "layout": try LayoutBench.run(Array(arguments.dropFirst()))
+  case let command? where DeckBench.commands.contains(command): try DeckBench.run(arguments)
+  default:
+    throw BenchError.usage(
+      LayoutBench.usage + "\n" + DeckBench.commands.map { "ctfo-bench \($0) ..." }.joined(separator: "\n"))
+  }
+} catch {
+  FileHandle.standardError.write(Data("\(error)\n".utf8))
+  exit(2)
+}

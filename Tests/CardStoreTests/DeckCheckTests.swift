@@ -75,6 +75,14 @@ import Testing
     #expect(report.cards == 1)
   }
 
+  @Test func aFolderIsOneProblem() throws {
+    let home = try TestHome()
+    #expect(
+      DeckCheck.check([home.url.path]).problems.map(\.description) == [
+        "\(home.url.path): cannot read the deck: Is a directory"
+      ])
+  }
+
   @Test func duplicateIdsAcrossFilesAreReported() throws {
     let home = try TestHome()
     let first = try home.deck("1.jsonl", [cardLine("a"), cardLine("b")])

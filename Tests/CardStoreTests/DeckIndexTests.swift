@@ -1,7 +1,9 @@
-import CardStore
 import FeedCore
 import Foundation
+import GRDB
 import Testing
+
+@testable import CardStore
 
 /// Every card of the index, read back through the catalog and the ordinals.
 private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
@@ -30,14 +32,17 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
     #expect(
       try home.index.catalog() == [
         IndexedType(
-          type: CardType(name: "fact", label: "Fact", colour: "cyan", description: "True."), cards: 2),
+          type: CardType(name: "fact", label: "Fact", colour: "cyan", description: "True."),
+          cards: 2),
         IndexedType(type: CardType(name: "trivia"), cards: 1),
         IndexedType(type: CardType(name: "word"), cards: 1),
       ])
-    #expect(try indexedCards(home.index) == ["fact": ["f1", "f2"], "trivia": ["t1"], "word": ["w1"]])
+    #expect(
+      try indexedCards(home.index) == ["fact": ["f1", "f2"], "trivia": ["t1"], "word": ["w1"]])
     #expect(
       try home.index.card(id: "t1")
-        == Card(id: "t1", type: "trivia", title: "Q", body: "B", source: "S", url: "U", reveal: "R"))
+        == Card(id: "t1", type: "trivia", title: "Q", body: "B", source: "S", url: "U", reveal: "R")
+    )
     #expect(try home.index.card(id: "nope") == nil)
   }
 
@@ -106,7 +111,10 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
     try FileManager.default.removeItem(atPath: a)
     let report = try home.index.sync(decks: [a, b])
     #expect(report.removed == [a])
-    #expect(report.problems.map(\.description) == ["\(a): cannot read the deck: No such file or directory"])
+    #expect(
+      report.problems.map(\.description) == [
+        "\(a): cannot read the deck: No such file or directory"
+      ])
     #expect(try indexedCards(home.index) == ["fact": ["b"]])
     #expect(try home.index.catalog().map(\.type.name) == ["fact"])
   }
@@ -114,7 +122,8 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
   @Test func removalInTheMiddleKeepsOrdinalsDense() throws {
     let home = try TestHome()
     let decks = try (0..<3).map { d in
-      try home.deck("\(d).jsonl", (0..<4).map { cardLine("d\(d)c\($0)", type: $0 % 2 == 0 ? "x" : "y") })
+      try home.deck(
+        "\(d).jsonl", (0..<4).map { cardLine("d\(d)c\($0)", type: $0 % 2 == 0 ? "x" : "y") })
     }
     _ = try home.index.sync(decks: decks)
     _ = try home.index.sync(decks: [decks[0], decks[2]])
@@ -167,7 +176,8 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
     let home = try TestHome()
     let long = String(repeating: "é", count: 700_000)
     let path = home.url.appendingPathComponent("long.jsonl").path
-    let text = [cardLine("a"), cardLine("long", body: long), cardLine("b")].joined(separator: "\r\n")
+    let text = [cardLine("a"), cardLine("long", body: long), cardLine("b")].joined(
+      separator: "\r\n")
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     #expect(try home.index.sync(decks: [path]).problems.isEmpty)
     #expect(try home.index.card(id: "long")?.body == long)
@@ -176,7 +186,8 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
 
   @Test func manyBatchesImportEveryCard() throws {
     let home = try TestHome()
-    let path = try home.deck("big.jsonl", (0..<25_000).map { cardLine("c\($0)", type: "t\($0 % 3)") })
+    let path = try home.deck(
+      "big.jsonl", (0..<25_000).map { cardLine("c\($0)", type: "t\($0 % 3)") })
     _ = try home.index.sync(decks: [path])
     #expect(try home.index.catalog().map(\.cards) == [8334, 8333, 8333])
     #expect(try home.index.card(type: "t2", ordinal: 8332) != nil)
@@ -187,5 +198,30 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
     #expect(try home.database.integrityCheck() == "ok")
     #expect(try home.database.pragma("journal_mode") == "wal")
     #expect(try home.database.pragma("synchronous") == "2")
+  }
+}
+
+@Suite struct DeckIndexRecoveryTests {
+  @Test func anImportCutShortIsRedoneByTheNextSync() throws {
+    let home = try TestHome()
+    let path = try home.deck("a.jsonl", (0..<50).map { cardLine("c\($0)", type: "t\($0 % 2)") })
+    _ = try home.index.sync(decks: [path])
+    // What a SIGKILL in the middle of a first import leaves: the deck pending, part of its
+    // cards, the card indexes dropped.
+    try home.database.pool.write { db in
+      try db.execute(sql: "UPDATE decks SET size = -1, hash = ''")
+      try db.execute(sql: "DELETE FROM cards WHERE line > 20")
+      try db.execute(sql: "DROP INDEX cards_by_ordinal; DROP INDEX cards_by_id")
+    }
+    try home.reopen()
+    #expect(try home.index.sync(decks: [path]) == SyncReport(indexed: [path]))
+    #expect(try home.index.catalog().map(\.cards) == [25, 25])
+    #expect(try home.index.card(type: "t1", ordinal: 24) != nil)
+    let indexes = try home.database.pool.read { db in
+      try String.fetchAll(
+        db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'cards' AND type = 'index'")
+    }
+    #expect(Set(indexes).isSuperset(of: ["cards_by_ordinal", "cards_by_id", "cards_by_deck"]))
+    #expect(try home.database.integrityCheck() == "ok")
   }
 }

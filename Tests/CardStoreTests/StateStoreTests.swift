@@ -12,11 +12,14 @@ import Testing
     try home.state.append(entries)
     #expect(try home.state.nextHistoryIndex() == 30_000)
     #expect(try home.state.history(limit: 2) == [entries[29_999], entries[29_998]])
+    #expect(try home.state.history(limit: 2, before: 10) == [entries[9], entries[8]])
   }
 
   @Test func setsAndClearsAReaction() throws {
     let home = try TestHome()
-    try home.state.append([HistoryEntry(index: 0, cardID: "a", type: "fact", title: nil, shownAt: 5)])
+    try home.state.append([
+      HistoryEntry(index: 0, cardID: "a", type: "fact", title: nil, shownAt: 5)
+    ])
     try home.state.setReaction(.ctfo, at: 0)
     #expect(try home.state.history(limit: 1).first?.reaction == .ctfo)
     try home.state.setReaction(nil, at: 0)
@@ -36,7 +39,8 @@ import Testing
 
 @Suite struct StateStoreUndoTests {
   private func history(_ home: TestHome) throws -> [String: Reaction?] {
-    Dictionary(uniqueKeysWithValues: try home.state.history(limit: 100).map { ($0.cardID, $0.reaction) })
+    Dictionary(
+      uniqueKeysWithValues: try home.state.history(limit: 100).map { ($0.cardID, $0.reaction) })
   }
 
   private func events(_ home: TestHome) throws -> [String] {

@@ -16,7 +16,8 @@ import Testing
       })
     var sequences: [UInt64] = []
     for index in 0..<200 {
-      let entry = HistoryEntry(index: index, cardID: "c\(index)", type: "fact", title: nil, shownAt: 0)
+      let entry = HistoryEntry(
+        index: index, cardID: "c\(index)", type: "fact", title: nil, shownAt: 0)
       sequences.append(writer.enqueue(StateChange(shown: [entry], time: 0)))
     }
     writer.waitUntilIdle()

@@ -39,7 +39,8 @@ import Testing
     var picks: Set<UInt32> = []
     for (start, next) in zip(starts, starts.dropFirst() + [0x110000]) {
       let last = next - 1
-      picks.formUnion([start, start + (last - start) / 2, last].filter { !(0xD800...0xDFFF).contains($0) })
+      picks.formUnion(
+        [start, start + (last - start) / 2, last].filter { !(0xD800...0xDFFF).contains($0) })
     }
     var texts: [String] = []
     for value in picks.sorted() {

@@ -3,10 +3,11 @@ import Testing
 @testable import CardText
 
 @Suite struct DisplayWidthTests {
-  @Test(arguments: [
-    ("a", 1), ("日", 2), ("한", 2), ("e\u{301}", 1), ("👍", 2), ("🇫🇷", 2), ("❤", 1),
-    ("\u{301}", 0), ("…", 1), ("\u{FFFD}", 1), ("ｱ", 1), ("Ａ", 2), ("\u{3000}", 2),
-  ] as [(Character, Int)])
+  @Test(
+    arguments: [
+      ("a", 1), ("日", 2), ("한", 2), ("e\u{301}", 1), ("👍", 2), ("🇫🇷", 2), ("❤", 1),
+      ("\u{301}", 0), ("…", 1), ("\u{FFFD}", 1), ("ｱ", 1), ("Ａ", 2), ("\u{3000}", 2),
+    ] as [(Character, Int)])
   func cluster(_ cluster: Character, width: Int) {
     #expect(DisplayWidth.of(cluster) == width)
   }
@@ -38,10 +39,11 @@ import Testing
     #expect(!ScalarProperties(0x200D).isRemoved)
   }
 
-  @Test(arguments: [
-    ("👨\u{200D}👩\u{200D}👧", 2, 6), ("❤\u{FE0F}", 2, 1), ("👍🏽", 2, 4), ("🇫", 2, 1),
-    ("🇫🇷", 2, 2), ("e\u{301}", 1, 1), ("क्षि", 2, 3), ("का", 2, 2), ("1\u{FE0F}\u{20E3}", 2, 1),
-  ] as [(String, Int, Int)])
+  @Test(
+    arguments: [
+      ("👨\u{200D}👩\u{200D}👧", 2, 6), ("❤\u{FE0F}", 2, 1), ("👍🏽", 2, 4), ("🇫", 2, 1),
+      ("🇫🇷", 2, 2), ("e\u{301}", 1, 1), ("क्षि", 2, 3), ("का", 2, 2), ("1\u{FE0F}\u{20E3}", 2, 1),
+    ] as [(String, Int, Int)])
   func clusterWidths(_ cluster: String, terminal: Int, curses: Int) {
     let scalars = Array(cluster.unicodeScalars)
     #expect(ClusterWidth.terminal(scalars) == terminal)

@@ -3,34 +3,36 @@ import Testing
 @testable import CardText
 
 @Suite struct SanitizerTests {
-  @Test(arguments: [
-    ("plain text\twith tab\nand newline", "plain text\twith tab\nand newline"),
-    ("bell\u{7}esc\u{1B}[2Jdel\u{7F}cr\r\n", "bellesc[2Jdelcr\n"),
-    ("c1\u{85}\u{9B}31m", "c131m"),
-    ("bidi \u{202E}evil\u{202C} \u{2067}x\u{2069} \u{200F}", "bidi evil x "),
-    ("zero\u{200B}width\u{FEFF}bom\u{2060}joiner\u{AD}shy", "zerowidthbomjoinershy"),
-    ("tags 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}", "tags 🏴"),
-    ("hangul\u{3164}filler", "hangulfiller"),
-    ("line\u{2028}sep", "linesep"),
-  ] as [(String, String)])
+  @Test(
+    arguments: [
+      ("plain text\twith tab\nand newline", "plain text\twith tab\nand newline"),
+      ("bell\u{7}esc\u{1B}[2Jdel\u{7F}cr\r\n", "bellesc[2Jdelcr\n"),
+      ("c1\u{85}\u{9B}31m", "c131m"),
+      ("bidi \u{202E}evil\u{202C} \u{2067}x\u{2069} \u{200F}", "bidi evil x "),
+      ("zero\u{200B}width\u{FEFF}bom\u{2060}joiner\u{AD}shy", "zerowidthbomjoinershy"),
+      ("tags 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}", "tags 🏴"),
+      ("hangul\u{3164}filler", "hangulfiller"),
+      ("line\u{2028}sep", "linesep"),
+    ] as [(String, String)])
   func removes(_ input: String, _ expected: String) {
     #expect(Sanitizer.sanitize(input) == expected)
   }
 
-  @Test(arguments: [
-    ("👨\u{200D}👩\u{200D}👧", "👨"),
-    ("❤\u{FE0F}", "❤"),
-    ("👍🏽", "👍"),
-    ("✌🏽", "✌"),
-    ("1\u{FE0F}\u{20E3}", "1"),
-    ("🇫", "\u{FFFD}"),
-    ("🇫🇷", "🇫🇷"),
-    ("🫨 new in Unicode 15", "\u{FFFD} new in Unicode 15"),
-    ("क्षि", "क्ष"),
-    ("e\u{301}", "e\u{301}"),
-    ("👍\u{FE0F}", "👍\u{FE0F}"),
-    ("日本語", "日本語"),
-  ] as [(String, String)])
+  @Test(
+    arguments: [
+      ("👨\u{200D}👩\u{200D}👧", "👨"),
+      ("❤\u{FE0F}", "❤"),
+      ("👍🏽", "👍"),
+      ("✌🏽", "✌"),
+      ("1\u{FE0F}\u{20E3}", "1"),
+      ("🇫", "\u{FFFD}"),
+      ("🇫🇷", "🇫🇷"),
+      ("🫨 new in Unicode 15", "\u{FFFD} new in Unicode 15"),
+      ("क्षि", "क्ष"),
+      ("e\u{301}", "e\u{301}"),
+      ("👍\u{FE0F}", "👍\u{FE0F}"),
+      ("日本語", "日本語"),
+    ] as [(String, String)])
   func replacesWhereWidthsDisagree(_ input: String, _ expected: String) {
     #expect(Sanitizer.sanitize(input) == expected)
   }

@@ -35,10 +35,13 @@ import Testing
   }
 
   @Test func emptyTextHasNoLines() {
-    #expect(WrappedText.wrap("", width: 10, maxLines: 3) == WrappedText(lines: [], truncated: false))
+    #expect(
+      WrappedText.wrap("", width: 10, maxLines: 3) == WrappedText(lines: [], truncated: false))
     #expect(WrappedText.wrap(" \n\t", width: 10, maxLines: 3).lines == [])
-    #expect(WrappedText.wrap("abc", width: 10, maxLines: 0) == WrappedText(lines: [], truncated: true))
-    #expect(WrappedText.wrap("abc", width: 0, maxLines: 5) == WrappedText(lines: [], truncated: true))
+    #expect(
+      WrappedText.wrap("abc", width: 10, maxLines: 0) == WrappedText(lines: [], truncated: true))
+    #expect(
+      WrappedText.wrap("abc", width: 0, maxLines: 5) == WrappedText(lines: [], truncated: true))
   }
 
   @Test func spaceBeforeACombiningMarkStaysWithIt() {
@@ -54,7 +57,9 @@ import Testing
         #expect(widest(wrapped.lines) <= width, "\(sample) at \(width)")
         #expect(wrapped.lines.count <= height)
         #expect(wrapped.truncated == (wrapped.lines.last?.hasSuffix("…") == true && height != .max))
-        if !wrapped.truncated && width > 1 { #expect(nonBlank(wrapped.lines.joined()) == nonBlank(sample)) }
+        if !wrapped.truncated && width > 1 {
+          #expect(nonBlank(wrapped.lines.joined()) == nonBlank(sample))
+        }
       }
     }
   }

@@ -48,9 +48,10 @@ private func window(
   }
 
   @Test func configSpellingsAreTheRawValues() {
-    #expect(ReplacementStrategy.allCases.map(\.rawValue) == [
-      "clear-tombstones", "preserve-valid-tombstones", "block-if-tombstones", "ask-user",
-    ])
+    #expect(
+      ReplacementStrategy.allCases.map(\.rawValue) == [
+        "clear-tombstones", "preserve-valid-tombstones", "block-if-tombstones", "ask-user",
+      ])
     #expect(RestoreMode.allCases.map(\.rawValue) == ["restore", "clear-gracefully", "ignore"])
   }
 }
@@ -106,7 +107,8 @@ private func window(
   @Test func askUserNoKeepsTheWindow() {
     var w = window(onReplace: .askUser, [0, 1])
     _ = w.replaceCollection(enabledTypes: [])
-    #expect(w.answerReplacement(false) == [.refuseReplacement("Settings unchanged: undo history kept.")])
+    #expect(
+      w.answerReplacement(false) == [.refuseReplacement("Settings unchanged: undo history kept.")])
     #expect(w.tombstones == [tomb(0), tomb(1)])
   }
 
@@ -131,20 +133,23 @@ private func window(
   }
 
   @Test func restoreKeepsTheTombstones() {
-    let (w, effects) = UndoWindow.launch(persisted: [tomb(0), tomb(1)], configuration: config(.restore))
+    let (w, effects) = UndoWindow.launch(
+      persisted: [tomb(0), tomb(1)], configuration: config(.restore))
     #expect(effects.isEmpty)
     #expect(w.tombstones == [tomb(0), tomb(1)])
   }
 
   @Test func restoreEvictsWhatALoweredLimitNoLongerHolds() {
     let persisted = [tomb(0), tomb(1), tomb(2)]
-    let (w, effects) = UndoWindow.launch(persisted: persisted, configuration: config(.restore, limit: 1))
+    let (w, effects) = UndoWindow.launch(
+      persisted: persisted, configuration: config(.restore, limit: 1))
     #expect(effects == [.commit(tomb(0)), .commit(tomb(1))])
     #expect(w.tombstones == [tomb(2)])
   }
 
   @Test func restoredWindowStillEvictsOnTheNextSwipe() {
-    var (w, _) = UndoWindow.launch(persisted: [tomb(0), tomb(1)], configuration: config(.restore, limit: 2))
+    var (w, _) = UndoWindow.launch(
+      persisted: [tomb(0), tomb(1)], configuration: config(.restore, limit: 2))
     #expect(w.swipe(tomb(2)) == [.entomb(tomb(2)), .commit(tomb(0))])
   }
 
@@ -156,7 +161,8 @@ private func window(
   }
 
   @Test func ignoreDiscardsWithoutCommitting() {
-    let (w, effects) = UndoWindow.launch(persisted: [tomb(0), tomb(1)], configuration: config(.ignore))
+    let (w, effects) = UndoWindow.launch(
+      persisted: [tomb(0), tomb(1)], configuration: config(.ignore))
     #expect(effects == [.discard(tomb(0)), .discard(tomb(1))])
     #expect(w.tombstones.isEmpty)
   }

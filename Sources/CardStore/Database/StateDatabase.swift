@@ -19,10 +19,18 @@ public final class StateDatabase: Sendable {
   public init(path: String) throws {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    pool = try DatabasePool(path: path)
-    // GRDB sets NORMAL for WAL; FULL also syncs the WAL at every commit (see DECISIONS).
-    try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+    var configuration = Configuration()
+    // Another ctfo process (`ctfo next` beside the TUI) may hold the write lock briefly.
+    configuration.busyMode = .timeout(5)
+    pool = try DatabasePool(path: path, configuration: configuration)
+    try pool.writeWithoutTransaction { db in
+      // GRDB sets NORMAL for WAL; FULL also syncs the WAL at every commit (see DECISIONS).
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+      // 32 MiB of page cache for the writer: a large import updates the id index all over.
+      try db.execute(sql: "PRAGMA cache_size = -32768")
+    }
     try Migrations.migrator.migrate(pool)
+    try pool.write(Migrations.ensureCardIndexes)
   }
 
   /// The value of a pragma on the writing connection (`journal_mode`, `synchronous`, ...).

@@ -31,7 +31,8 @@ public enum DeckCheck {
           }
         }
       } catch {
-        report.problems.append(error as? DeckProblem ?? DeckProblem(path: path, message: "\(error)"))
+        report.problems.append(
+          error as? DeckProblem ?? DeckProblem(path: path, message: "\(error)"))
       }
     }
     return report

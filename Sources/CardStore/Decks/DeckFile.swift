@@ -21,10 +21,11 @@ final class DeckFile {
     descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { throw DeckProblem.unreadable(path, errno: errno) }
     var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      let error = errno
+    let failure =
+      fstat(descriptor, &info) != 0 ? errno : (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : 0
+    guard failure == 0 else {
       close(descriptor)
-      throw DeckProblem.unreadable(path, errno: error)
+      throw DeckProblem.unreadable(path, errno: failure)
     }
     size = Int64(info.st_size)
     #if canImport(Darwin)

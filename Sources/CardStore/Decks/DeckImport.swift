@@ -21,39 +21,26 @@ struct DeckImport {
     var parser = DeckParser()
     var header = DeckHeader(name: nil, types: [])
     var problems: [DeckProblem] = []
-    var batch: [(card: Card, line: Int)] = []
+    var batch: [IndexedCard] = []
     batch.reserveCapacity(Self.batchSize)
+    let inserter = BatchInserter(pool: pool, deck: deck)
     let hash = try file.forEachLine { bytes, line in
       switch parser.parse(bytes) {
       case .blank: break
       case .header(let parsed): header = parsed
-      case .card(let card): batch.append((card, line))
+      case .card(let card):
+        batch.append(IndexedCard(card: card, line: line, ordinal: ordinals.allocate(card.type)))
       case .problem(let message):
         problems.append(DeckProblem(path: file.path, line: line, message: message))
       }
       if batch.count == Self.batchSize {
-        try insert(batch, ordinals: &ordinals)
+        try inserter.enqueue(batch)
         batch.removeAll(keepingCapacity: true)
       }
     }
-    try insert(batch, ordinals: &ordinals)
+    try inserter.enqueue(batch)
+    try inserter.finish()
     try complete(file, hash: hash, header: header, problems: problems)
-  }
-
-  private func insert(_ batch: [(card: Card, line: Int)], ordinals: inout OrdinalBook) throws {
-    try pool.write { db in
-      let statement = try db.cachedStatement(
-        sql: """
-          INSERT INTO cards (id, deck, line, type, ordinal, title, body, source, url, reveal)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """)
-      for (card, line) in batch {
-        try statement.execute(arguments: [
-          card.id, deck, line, card.type, ordinals.allocate(card.type), card.title, card.body,
-          card.source, card.url, card.reveal,
-        ])
-      }
-    }
   }
 
   private func complete(
@@ -71,4 +58,11 @@ struct DeckImport {
         arguments: [file.size, file.mtime, hash, header.name, types, problemsJSON, deck])
     }
   }
+}
+
+/// A parsed card with its place in the deck and its ordinal.
+struct IndexedCard: Sendable {
+  var card: Card
+  var line: Int
+  var ordinal: Int
 }

@@ -26,6 +26,12 @@ struct DeckParser {
   mutating func parse(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
     guard bytes.contains(where: { !Self.isSpace($0) }) else { return .blank }
     defer { sawContent = true }
+    if let card = FlatCardScanner.card(bytes) { return .card(card) }
+    return decode(bytes)
+  }
+
+  /// Parses a non-blank line with the JSON decoder, which words every problem.
+  func decode(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
     let text = String(decoding: bytes, as: UTF8.self)
     do {
       let record = try decoder.decode(LineRecord.self, from: Data(text.utf8))

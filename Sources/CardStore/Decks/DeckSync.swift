@@ -18,6 +18,8 @@ struct DeckSync {
   private var touched: Set<Int64> = []
   private var changed = false
   private var ordinals: OrdinalBook?
+  /// Whether the first import found the index empty and dropped the card indexes.
+  private var bulkLoading = false
 
   init(pool: DatabasePool) {
     self.pool = pool
@@ -27,9 +29,10 @@ struct DeckSync {
     var seen = Set<String>()
     let listed = paths.filter { seen.insert($0).inserted }
     let known = try indexedDecks()
-    for (path, deck) in known where !seen.contains(path) {
-      try remove(deck.id, path: path)
+    let unlisted = known.filter { !seen.contains($0.key) }.sorted {
+      $0.value.position < $1.value.position
     }
+    for (path, deck) in unlisted { try remove(deck.id, path: path) }
     for (position, path) in listed.enumerated() {
       try sync(path, position: position, indexed: known[path])
     }
@@ -40,7 +43,8 @@ struct DeckSync {
 
   private func indexedDecks() throws -> [String: IndexedDeck] {
     try pool.read { db in
-      let rows = try Row.fetchAll(db, sql: "SELECT id, path, position, size, mtime, hash FROM decks")
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT id, path, position, size, mtime, hash FROM decks")
       return Dictionary(
         uniqueKeysWithValues: rows.map {
           ($0[1], IndexedDeck(id: $0[0], position: $0[2], size: $0[3], mtime: $0[4], hash: $0[5]))
@@ -75,7 +79,7 @@ struct DeckSync {
   private mutating func reindex(_ file: DeckFile, deck: Int64) throws {
     changed = true
     touched.insert(deck)
-    if ordinals == nil { ordinals = try pool.read { try OrdinalBook($0) } }
+    if ordinals == nil { try prepareImports() }
     do {
       try DeckImport(pool: pool, deck: deck).run(file, ordinals: &ordinals!)
       report.indexed.append(file.path)
@@ -85,9 +89,21 @@ struct DeckSync {
     }
   }
 
+  /// Loads the ordinal book; into an empty index, drops the card indexes for a bulk load.
+  private mutating func prepareImports() throws {
+    ordinals = try pool.write { db in
+      if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM cards)")! {
+        try Migrations.dropCardIndexes(db)
+        bulkLoading = true
+      }
+      return try OrdinalBook(db)
+    }
+  }
+
   /// Settles duplicate ids, makes the ordinals dense again and rewrites the catalog.
   private mutating func settle() throws {
     try pool.write { db in
+      if bulkLoading { try Migrations.ensureCardIndexes(db) }
       var book = try ordinals ?? OrdinalBook(db)
       report.problems += try book.settleDuplicates(db, reporting: touched)
       try OrdinalBook.writeCatalog(db, counts: try OrdinalBook.compact(db))
@@ -106,7 +122,8 @@ struct DeckSync {
   private mutating func move(_ deck: Int64, to position: Int) throws {
     changed = true
     try pool.write { db in
-      try db.execute(sql: "UPDATE decks SET position = ? WHERE id = ?", arguments: [position, deck])
+      try db.execute(
+        sql: "UPDATE decks SET position = ? WHERE id = ?", arguments: [position, deck])
     }
   }
 

@@ -55,7 +55,8 @@ struct OrdinalBook {
     return losers.map { loser in
       let (path, line): (String, Int) = (loser[4], loser[3])
       return DeckProblem(
-        path: winner[4], line: winner[3], message: "duplicate id \"\(id)\" replaces \(path):\(line)")
+        path: winner[4], line: winner[3], message: "duplicate id \"\(id)\" replaces \(path):\(line)"
+      )
     }
   }
 
@@ -104,7 +105,8 @@ struct OrdinalBook {
     for name in Set(declared.keys).union(counts.keys) {
       let type = declared[name] ?? CardType(name: name)
       try db.execute(
-        sql: "INSERT INTO card_types (name, label, colour, description, cards) VALUES (?, ?, ?, ?, ?)",
+        sql:
+          "INSERT INTO card_types (name, label, colour, description, cards) VALUES (?, ?, ?, ?, ?)",
         arguments: [name, type.label, type.colour, type.description, counts[name] ?? 0])
     }
   }

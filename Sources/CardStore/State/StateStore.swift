@@ -33,15 +33,15 @@ public struct StateStore: Sendable {
 
   // MARK: History
 
-  /// The newest `limit` history entries, newest first.
-  public func history(limit: Int) throws -> [HistoryEntry] {
+  /// The newest `limit` history entries with an index below `before`, newest first.
+  public func history(limit: Int, before: Int = .max) throws -> [HistoryEntry] {
     try database.pool.read { db in
       try Row.fetchAll(
         db,
         sql: """
           SELECT idx, card_id, type, title, shown_at, reaction FROM history
-          ORDER BY idx DESC LIMIT ?
-          """, arguments: [limit]
+          WHERE idx < ? ORDER BY idx DESC LIMIT ?
+          """, arguments: [before, limit]
       ).map(Self.historyEntry)
     }
   }
@@ -62,7 +62,8 @@ public struct StateStore: Sendable {
   public func setReaction(_ reaction: Reaction?, at index: Int) throws {
     try database.pool.write { db in
       try db.execute(
-        sql: "UPDATE history SET reaction = ? WHERE idx = ?", arguments: [reaction?.rawValue, index])
+        sql: "UPDATE history SET reaction = ? WHERE idx = ?",
+        arguments: [reaction?.rawValue, index])
     }
   }
 

@@ -24,21 +24,22 @@ public struct CardLayout: Sendable, Hashable {
   public static func layout(title: String?, body: String, width: Int, height: Int) -> CardLayout {
     let whole = height == Int.max
     let titleHeight = whole ? Int.max : min(maximumTitleLines, height)
-    let heading = WrappedText.wrap(title ?? "", width: width, maxLines: titleHeight)
-    if heading.lines.isEmpty {
+    let heading =
+      title.map { WrappedText.wrap($0, width: width, maxLines: titleHeight) }
+      ?? WrappedText(lines: [], truncated: false)
+    guard !heading.lines.isEmpty else {
       let text = WrappedText.wrap(body, width: width, maxLines: height)
       return CardLayout(lines: text.lines, truncated: heading.truncated || text.truncated)
     }
-    let bodyHeight = whole ? Int.max : height - heading.lines.count - 1
-    let text = WrappedText.wrap(body, width: width, maxLines: max(bodyHeight, 0))
-    if text.lines.isEmpty {
-      var lines = heading.lines
-      if text.truncated && !heading.truncated, let last = lines.popLast() {
-        lines.append(WrappedText.endingWithEllipsis(last, width: width))
-      }
-      return CardLayout(lines: lines, truncated: heading.truncated || text.truncated)
+    let bodyHeight = whole ? Int.max : max(height - heading.lines.count - 1, 0)
+    let text = WrappedText.wrap(body, width: width, maxLines: bodyHeight)
+    var lines = heading.lines
+    if !text.lines.isEmpty {
+      lines.append("")
+      lines.append(contentsOf: text.lines)
+    } else if text.truncated && !heading.truncated {
+      WrappedText.endWithEllipsis(&lines[lines.count - 1], width: width)
     }
-    let lines = heading.lines + [""] + text.lines
     return CardLayout(lines: lines, truncated: heading.truncated || text.truncated)
   }
 }

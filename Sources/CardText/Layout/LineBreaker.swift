@@ -1,9 +1,10 @@
 /// Greedy line breaking over the UTF-8 bytes of sanitised text, as `WrappedText` describes.
 ///
-/// Lines are byte ranges of the text until they are turned into strings, so wrapping allocates
-/// nothing per word or character; only a word wider than the line is walked cluster by cluster.
+/// A line is a byte range of the text until it is complete and copied into a string, so wrapping
+/// allocates nothing per word or character; only a word wider than the line is walked cluster by
+/// cluster.
 struct LineBreaker {
-  /// One line: a byte range of the text and its width in cells.
+  /// The line being filled: a byte range of the text and its width in cells.
   struct Line {
     var start: Int
     var end: Int
@@ -23,7 +24,7 @@ struct LineBreaker {
   let bytes: UnsafeBufferPointer<UInt8>
   let width: Int
   let maxLines: Int
-  private(set) var lines: [Line] = []
+  private(set) var lines: [String] = []
   private(set) var truncated = false
   private var line = Line(start: 0, end: 0, width: 0)
 
@@ -38,15 +39,12 @@ struct LineBreaker {
   mutating func run() {
     let end = contentEnd()
     guard end > 0, open(at: 0) else { return }
+    lines.reserveCapacity(min(maxLines, 64))
     var index = 0
     var paragraphStart = true
     while index < end {
-      let blankStart = index
-      var blankWidth = 0
-      while index < end, let width = widthOfBlank(at: index, column: line.width + blankWidth) {
-        blankWidth += width
-        index += 1
-      }
+      let blanks = blanks(from: index, to: end)
+      index = blanks.range.upperBound
       if bytes[index] == Self.newline {
         close()
         index += 1
@@ -54,15 +52,8 @@ struct LineBreaker {
         paragraphStart = true
         continue
       }
-      let wordStart = index
-      var wordWidth = 0
-      while index < end, bytes[index] != Self.newline, widthOfBlank(at: index, column: 0) == nil {
-        let (value, length) = scalar(at: index)
-        wordWidth += value < 0x80 ? 1 : ScalarProperties(value).cursesWidth ?? 0
-        index += length
-      }
-      let blanks = Word(range: blankStart..<wordStart, width: blankWidth)
-      let word = Word(range: wordStart..<index, width: wordWidth)
+      let word = word(from: index, to: end)
+      index = word.range.upperBound
       guard place(word, after: blanks, paragraphStart: paragraphStart) else { return }
       paragraphStart = false
     }
@@ -70,11 +61,12 @@ struct LineBreaker {
   }
 
   /// The line as a string, tabs expanded.
-  func string(of line: Line) -> String {
+  private func string(of line: Line) -> String {
     if line.replacesWide { return "\u{FFFD}" }
-    let slice = UnsafeBufferPointer(rebasing: bytes[line.start..<line.end])
-    let text = String(decoding: slice, as: UTF8.self)
-    guard slice.contains(Self.tab) else { return text }
+    let utf8 = self.text.utf8
+    let lower = utf8.index(utf8.startIndex, offsetBy: line.start)
+    let text = String(self.text[lower..<utf8.index(lower, offsetBy: line.end - line.start)])
+    guard bytes[line.start..<line.end].contains(Self.tab) else { return text }
     var expanded = ""
     var column = 0
     for scalar in text.unicodeScalars {
@@ -90,21 +82,53 @@ struct LineBreaker {
     return expanded
   }
 
-  private struct Word {
+  /// A run of bytes and its width: a word, or the blanks before it.
+  fileprivate struct Span {
     var range: Range<Int>
     var width: Int
   }
 
+  /// The run of blanks from `start`, its tabs measured from the end of the current line.
+  private func blanks(from start: Int, to end: Int) -> Span {
+    var index = start
+    var width = 0
+    while index < end, let blank = widthOfBlank(at: index, column: line.width + width) {
+      width += blank
+      index += 1
+    }
+    return Span(range: start..<index, width: width)
+  }
+
+  /// The word from `start` to the next blank or newline.
+  private func word(from start: Int, to end: Int) -> Span {
+    var index = start
+    var width = 0
+    while index < end {
+      let byte = bytes[index]
+      if byte > Self.space && byte < 0x80 {
+        width += 1
+        index += 1
+        continue
+      }
+      if byte == Self.newline || widthOfBlank(at: index, column: 0) != nil { break }
+      let (value, length) = scalar(at: index)
+      width += value < 0x80 ? 1 : ScalarProperties(value).cursesWidth ?? 0
+      index += length
+    }
+    return Span(range: start..<index, width: width)
+  }
+
   /// Puts a word on the current line or the next; false when the lines ran out.
-  private mutating func place(_ word: Word, after blanks: Word, paragraphStart: Bool) -> Bool {
+  private mutating func place(_ word: Span, after blanks: Span, paragraphStart: Bool) -> Bool {
     if line.isEmpty {
       if paragraphStart && blanks.width + word.width <= width {
-        line = Line(start: blanks.range.lowerBound, end: word.range.upperBound,
+        line = Line(
+          start: blanks.range.lowerBound, end: word.range.upperBound,
           width: blanks.width + word.width)
         return true
       }
       if word.width <= width {
-        line = Line(start: word.range.lowerBound, end: word.range.upperBound, width: word.width)
+        line = Line(word)
         return true
       }
       return breakWord(word, after: 0)
@@ -117,12 +141,12 @@ struct LineBreaker {
     guard word.width <= width else { return breakWord(word, after: blanks.width) }
     close()
     guard open(at: word.range.lowerBound) else { return false }
-    line = Line(start: word.range.lowerBound, end: word.range.upperBound, width: word.width)
+    line = Line(word)
     return true
   }
 
   /// Places a word wider than the line cluster by cluster, from the rest of the current line.
-  private mutating func breakWord(_ word: Word, after blankWidth: Int) -> Bool {
+  private mutating func breakWord(_ word: Span, after blankWidth: Int) -> Bool {
     let utf8 = text.utf8
     let lower = utf8.index(utf8.startIndex, offsetBy: word.range.lowerBound)
     let upper = utf8.index(lower, offsetBy: word.range.count)
@@ -145,7 +169,7 @@ struct LineBreaker {
     return true
   }
 
-  private mutating func close() { lines.append(line) }
+  private mutating func close() { lines.append(string(of: line)) }
 
   /// Starts a new line at a byte offset; false, and the text truncated, when none is left.
   private mutating func open(at offset: Int) -> Bool {
@@ -200,5 +224,12 @@ struct LineBreaker {
     if lead < 0xF0 { return ((lead & 0x0F) << 12 | second << 6 | third, 3) }
     let fourth = UInt32(bytes[index + 3] & 0x3F)
     return ((lead & 0x07) << 18 | second << 12 | third << 6 | fourth, 4)
+  }
+}
+
+extension LineBreaker.Line {
+  /// A line holding one span.
+  fileprivate init(_ span: LineBreaker.Span) {
+    self.init(start: span.range.lowerBound, end: span.range.upperBound, width: span.width)
   }
 }

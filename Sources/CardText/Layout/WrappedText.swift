@@ -37,21 +37,19 @@ public struct WrappedText: Sendable, Hashable {
     text.utf8.withContiguousStorageIfAvailable { bytes in
       var breaker = LineBreaker(text: text, bytes: bytes, width: width, maxLines: maxLines)
       breaker.run()
-      var lines = breaker.lines.map { breaker.string(of: $0) }
-      if breaker.truncated, let last = lines.popLast() {
-        lines.append(endingWithEllipsis(last, width: width))
+      var lines = breaker.lines
+      if breaker.truncated && !lines.isEmpty {
+        endWithEllipsis(&lines[lines.count - 1], width: width)
       }
       return WrappedText(lines: lines, truncated: breaker.truncated)
     }
   }
 
-  /// The line with clusters taken off its end until "…" fits after it, and then "…".
-  static func endingWithEllipsis(_ line: String, width: Int) -> String {
-    var line = line
+  /// Takes clusters off the end of the line until "…" fits after it, and appends "…".
+  static func endWithEllipsis(_ line: inout String, width: Int) {
     var lineWidth = DisplayWidth.of(line)
     while lineWidth + 1 > width, let last = line.popLast() { lineWidth -= DisplayWidth.of(last) }
     while line.last == " " { line.removeLast() }
     line.append(ellipsis)
-    return line
   }
 }

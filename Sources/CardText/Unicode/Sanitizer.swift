@@ -16,17 +16,20 @@ public enum Sanitizer {
   /// its longest prefix on which they agree, or U+FFFD. Everything else is left as it is.
   public static func sanitize(_ text: String) -> String {
     if isPlain(text.utf8) { return text }
-    var kept = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars where !ScalarProperties(scalar).isRemoved {
-      kept.append(scalar)
-    }
     var output = String()
     output.reserveCapacity(text.utf8.count)
     var scalars: [Unicode.Scalar] = []
-    for cluster in String(kept) {
+    for cluster in withoutRemoved(text) {
+      guard cluster.utf8.count > 1 else {
+        output.append(cluster)
+        continue
+      }
       scalars.removeAll(keepingCapacity: true)
-      appendCapped(cluster, to: &scalars)
-      appendAgreeing(scalars, to: &output)
+      if appendCapped(cluster, to: &scalars) && ClusterWidth.agree(scalars) {
+        output.append(cluster)
+      } else {
+        appendAgreeing(scalars, to: &output)
+      }
     }
     return output
   }
@@ -38,14 +41,29 @@ public enum Sanitizer {
 
   /// True when every byte is printable ASCII, LF or TAB: nothing to do.
   private static func isPlain(_ bytes: String.UTF8View) -> Bool {
-    let plain = bytes.withContiguousStorageIfAvailable { buffer in
-      buffer.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }
+    let isPlainByte = { (byte: UInt8) in
+      (byte >= 0x20 && byte < 0x7F) || byte == 0x0A || byte == 0x09
     }
-    return plain ?? bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }
+    return bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainByte) }
+      ?? bytes.allSatisfy(isPlainByte)
   }
 
-  /// The cluster's scalars without the combining marks past the cap.
-  private static func appendCapped(_ cluster: Character, to scalars: inout [Unicode.Scalar]) {
+  /// The text without the scalars that must never reach a terminal.
+  private static func withoutRemoved(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { ScalarProperties($0).isRemoved }) else {
+      return text
+    }
+    var kept = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars where !ScalarProperties(scalar).isRemoved {
+      kept.append(scalar)
+    }
+    return String(kept)
+  }
+
+  /// Appends the cluster's scalars but the combining marks past the cap; false if it cut any.
+  private static func appendCapped(_ cluster: Character, to scalars: inout [Unicode.Scalar])
+    -> Bool
+  {
     var marks = 0
     for scalar in cluster.unicodeScalars {
       if !scalars.isEmpty && ScalarProperties(scalar).isMark {
@@ -54,25 +72,23 @@ public enum Sanitizer {
       }
       scalars.append(scalar)
     }
+    return marks <= maximumMarksPerCluster
   }
 
-  /// Appends the cluster, or the form of it on which the terminal and ncurses agree.
+  /// Appends the longest prefix of the cluster on which the terminal and ncurses agree (for an
+  /// emoji sequence, the whole or the first emoji), or U+FFFD.
   private static func appendAgreeing(_ scalars: [Unicode.Scalar], to output: inout String) {
     let first = scalars[0]
-    if first == "\n" || first == "\t" || ClusterWidth.agree(scalars) {
-      output.unicodeScalars.append(contentsOf: scalars)
-      return
-    }
-    let properties = ScalarProperties(first)
-    let isEmoji = properties.isPictographic || ClusterWidth.isRegionalIndicator(first.value)
-    var length = isEmoji ? 1 : scalars.count - 1
+    let isEmoji =
+      ScalarProperties(first).isPictographic || ClusterWidth.isRegionalIndicator(first.value)
+    var length = scalars.count
     while length > 0 {
       let prefix = scalars[..<length]
       if prefix.last != "\u{200D}" && ClusterWidth.agree(prefix) {
         output.unicodeScalars.append(contentsOf: prefix)
         return
       }
-      length = isEmoji ? 0 : length - 1
+      length = isEmoji && length > 1 ? 1 : length - 1
     }
     output.unicodeScalars.append("\u{FFFD}")
   }
