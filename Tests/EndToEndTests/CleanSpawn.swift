@@ -34,7 +34,7 @@ enum CleanSpawn {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var pid = pid_t()
     let error = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
     guard error == 0 else {
