@@ -71,19 +71,35 @@ enum TerminalType {
     return window
   }
 
-  /// Starts colours with the terminal's own background: pair n + 1 is `TerminalColour` n.
+  /// Starts colours with the terminal's own background, one pair per `TerminalColour`.
   /// False when the terminal has none.
   static func startColours() -> Bool {
     guard has_colors(), start_color() == OK else { return false }
     let background: Int16 = use_default_colors() == OK ? -1 : Int16(COLOR_BLACK)
-    for (index, _) in TerminalColour.allCases.enumerated() {
-      init_pair(Int16(index + 1), Int16(index), background)
+    for colour in TerminalColour.allCases {
+      init_pair(pair(of: colour), number(of: colour), background)
     }
     return true
   }
 
   /// The colour pair of a colour, as `startColours` set them up.
   static func pair(of colour: TerminalColour) -> Int16 {
-    Int16(TerminalColour.allCases.firstIndex(of: colour)! + 1)
+    number(of: colour) + 1
+  }
+
+  /// The curses number of a colour.
+  static func number(of colour: TerminalColour) -> Int16 {
+    let number =
+      switch colour {
+      case .black: COLOR_BLACK
+      case .red: COLOR_RED
+      case .green: COLOR_GREEN
+      case .yellow: COLOR_YELLOW
+      case .blue: COLOR_BLUE
+      case .magenta: COLOR_MAGENTA
+      case .cyan: COLOR_CYAN
+      case .white: COLOR_WHITE
+      }
+    return Int16(number)
   }
 }
