@@ -2,85 +2,201 @@ import CardText
 import FeedCore
 import Synchronization
 
-/// The feed: keeps `lookahead` cards in preparation or ready, hands them out in order of
-/// readiness, and applies settings and resizes. Safe to call from any thread; no call blocks.
+/// The running feed: a `FeedEngine` whose preparations run concurrently as tasks on the
+/// cooperative pool.
 ///
-/// STUB: the real engine lands with issue 2. This one only fetches in order.
+/// Keeps `lookahead` cards in preparation or ready; a card enters the ready queue the moment
+/// its preparation ends. Every method is synchronous and returns at once (the engine sits
+/// behind a mutex held only for pure state changes), so the UI thread can call it between two
+/// `poll(2)`s; `next()` is the waiting form for `ctfo next`.
+///
+///     let feed = Feed(source: deck, catalog: types, enabled: ["fact"], seed: 1,
+///                     area: TextArea(width: 60, height: 12)) { wakePipe.wake() }
+///     feed.start()
+///     if case .card(let card) = await feed.next() { print(card.layout.lines) }
 public final class Feed: Sendable {
-  private struct State {
-    var ready: [PreparedCard] = []
-    var next = 0
-    var size: (width: Int, height: Int)
-    var enabled: Set<String>
+  private struct Prepared: Sendable {
+    var card: PreparedCard
+    var area: TextArea
   }
+
+  private struct State: ~Copyable {
+    var engine: FeedEngine<Prepared>
+    var area: TextArea
+    var tasks: [UInt64: Task<Void, Never>] = [:]
+    var waiters: [CheckedContinuation<FeedItem, Never>] = []
+    var stopped = false
+  }
+
   private let source: any CardSource
-  private let catalog: [TypeCount]
+  private let metadata: [String: CardType]
   private let onReady: @Sendable () -> Void
   private let state: Mutex<State>
 
   /// - Parameters:
-  ///   - onReady: called from a background thread whenever a card becomes ready (the app
-  ///     writes its wake-up pipe here).
+  ///   - catalog: the types offered and their card counts (from the source).
+  ///   - enabled: the types the settings enable.
+  ///   - seed: seeds every random choice; the same seed deals the same feed.
+  ///   - area: the text area cards are laid out for.
+  ///   - onReady: called from a background thread when a card becomes ready or the feed
+  ///     becomes unavailable (the app writes its wake-up pipe here).
   public init(
     source: any CardSource, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5,
-    seed: UInt64? = nil, width: Int, height: Int, onReady: @escaping @Sendable () -> Void = {}
+    seed: UInt64, area: TextArea, onReady: @escaping @Sendable () -> Void = {}
   ) {
     self.source = source
-    self.catalog = catalog
     self.onReady = onReady
-    state = Mutex(State(size: (width, height), enabled: enabled))
+    metadata = Dictionary(catalog.map { ($0.type.name, $0.type) }) { a, _ in a }
+    let engine = FeedEngine<Prepared>(
+      types: catalog.map { (name: $0.type.name, cards: $0.cards) }, enabled: enabled,
+      lookahead: lookahead, seed: seed)
+    state = Mutex(State(engine: engine, area: area))
   }
 
   /// Starts preparing the first cards.
-  public func start() { prepareOne() }
+  public func start() { perform(state.withLock { $0.engine.fill() }) }
 
-  /// The next ready card, or `.loading` when none is ready yet. Showing a card starts the
-  /// preparation of one more.
+  /// The first ready card; `.loading` when none is ready yet (show the placeholder, then call
+  /// again after `onReady`); `.unavailable` when nothing can be prepared. Showing a card starts
+  /// the preparation of one more.
   public func takeNext() -> FeedItem {
-    let item: FeedItem = state.withLock { s in s.ready.isEmpty ? .loading : .card(s.ready.removeFirst()) }
-    prepareOne()
+    let (item, effects) = state.withLock { Self.take(&$0) }
+    perform(effects)
     return item
   }
 
-  /// Waits for the next card (for `ctfo next`).
+  /// The next card, waiting for one to be ready if none is.
   public func next() async -> FeedItem {
-    while true {
-      let item = takeNext()
-      if case .loading = item { await Task.yield(); continue }
-      return item
+    let item = takeNext()
+    guard item == .loading else { return item }
+    return await withCheckedContinuation { waiter in
+      let (now, effects): (FeedItem?, [FeedEffect]) = state.withLock { s in
+        if s.engine.ready.isEmpty, !s.engine.isUnavailable, !s.stopped {
+          s.waiters.append(waiter)
+          return (nil, [])
+        }
+        let (item, effects) = Self.take(&s)
+        return (item, effects)
+      }
+      perform(effects)
+      if let now { waiter.resume(returning: now) }
     }
   }
 
-  /// Applies the settings: the enabled types.
-  public func setEnabled(_ types: Set<String>) { state.withLock { $0.enabled = types } }
-
-  /// Lays ready cards out again for a new text area, in the background.
-  public func resize(width: Int, height: Int) { state.withLock { $0.size = (width, height) } }
-
-  public var statuses: [TypeStatus] {
-    let enabled = state.withLock { $0.enabled }
-    return catalog.map {
-      TypeStatus(type: $0.type, cards: $0.cards, enabled: enabled.contains($0.type.name), failing: false)
-    }
+  /// Applies the settings (feed-logic.md, "Card Settings"): cards of types taken out leave
+  /// both queues, their preparations are cancelled, and the queue refills; turning a type
+  /// (back) on throws both queues away and starts over.
+  public func setEnabled(_ types: Set<String>) {
+    perform(state.withLock { $0.engine.setEnabled(types) })
+    handOffToWaiters()
+    onReady()
   }
 
-  /// Cancels every preparation.
-  public func stop() {}
-
-  private func prepareOne() {
-    let (n, size, enabled) = state.withLock { s in
-      defer { s.next += 1 }
-      return (s.next, s.size, s.enabled)
+  /// Sets the text area for new layouts and lays the ready cards out again in the background,
+  /// from the data already fetched. A card taken before that finishes is laid out on the spot.
+  public func resize(to area: TextArea) {
+    let stale: [(FeedSlot, Card)] = state.withLock { s in
+      s.area = area
+      return s.engine.ready.filter { $0.payload.area != area }.map {
+        ($0.slot, $0.payload.card.card)
+      }
     }
-    let types = catalog.filter { enabled.contains($0.type.name) && $0.cards > 0 }
-    guard !types.isEmpty else { return }
-    let t = types[n % types.count]
+    guard !stale.isEmpty else { return }
     Task {
-      guard let card = try? await source.fetch(type: t.type.name, ordinal: (n / types.count) % t.cards)
-      else { return }
-      let layout = CardLayout.layout(title: card.title, body: card.body, width: size.width, height: size.height)
-      state.withLock { $0.ready.append(PreparedCard(card: card, layout: layout)) }
-      onReady()
+      let redone = stale.map { ($0.0, Prepared(card: Preparation.laidOut($0.1, for: area), area: area)) }
+      state.withLock { s in
+        guard s.area == area else { return }
+        for (slot, prepared) in redone { s.engine.replaceReady(slot, with: prepared) }
+      }
     }
+  }
+
+  /// Applies a server score to an unseen card (kept only if newer; ignored once seen).
+  public func updateScore(type: String, ordinal: Int, to score: ScoredPool.Score) {
+    state.withLock { _ = $0.engine.updateScore(type: type, ordinal: ordinal, to: score) }
+  }
+
+  /// Every type with its label, card count, setting and failing flag.
+  public var statuses: [TypeStatus] {
+    state.withLock { $0.engine.standings }.map {
+      TypeStatus(
+        type: metadata[$0.name] ?? CardType(name: $0.name), cards: $0.cards, enabled: $0.enabled,
+        failing: $0.failing)
+    }
+  }
+
+  /// Cancels every preparation; waiting callers get `.unavailable`.
+  public func stop() {
+    let (tasks, waiters) = state.withLock { s in
+      s.stopped = true
+      defer {
+        s.tasks = [:]
+        s.waiters = []
+      }
+      return (Array(s.tasks.values), s.waiters)
+    }
+    for task in tasks { task.cancel() }
+    for waiter in waiters { waiter.resume(returning: .unavailable("The feed was stopped.")) }
+  }
+
+  private static let unavailableMessage =
+    "No card can be prepared: every enabled type is empty or failing. Enable another type in settings, or check the decks."
+
+  private static func take(_ s: inout State) -> (FeedItem, [FeedEffect]) {
+    let (payload, effects) = s.engine.takeNext()
+    if let payload {
+      let card = payload.area == s.area ? payload.card : Preparation.laidOut(payload.card.card, for: s.area)
+      return (.card(card), effects)
+    }
+    return (s.engine.isUnavailable ? .unavailable(unavailableMessage) : .loading, effects)
+  }
+
+  private func perform(_ effects: [FeedEffect]) {
+    for effect in effects {
+      switch effect {
+      case .prepare(let slot):
+        let task = Task { await self.prepare(slot) }
+        state.withLock { s in if s.engine.isPreparing(slot) { s.tasks[slot.id] = task } }
+      case .cancel(let slot):
+        state.withLock { $0.tasks.removeValue(forKey: slot.id) }?.cancel()
+      }
+    }
+  }
+
+  private func prepare(_ slot: FeedSlot) async {
+    let prepared: Prepared?
+    do {
+      let card = Preparation.sanitized(try await source.fetch(type: slot.type, ordinal: slot.ordinal))
+      try Task.checkCancellation()
+      let area = state.withLock { $0.area }
+      prepared = Prepared(card: Preparation.laidOut(card, for: area), area: area)
+    } catch {
+      prepared = nil
+    }
+    let effects = state.withLock { s in
+      s.tasks[slot.id] = nil
+      guard let prepared else { return s.engine.failed(slot) }
+      s.engine.prepared(slot, prepared)
+      return []
+    }
+    perform(effects)
+    handOffToWaiters()
+    onReady()
+  }
+
+  /// Gives ready cards (or the news that there will be none) to callers waiting in `next()`.
+  private func handOffToWaiters() {
+    let (handoffs, effects) = state.withLock { s in
+      var handoffs: [(CheckedContinuation<FeedItem, Never>, FeedItem)] = []
+      var effects: [FeedEffect] = []
+      while !s.waiters.isEmpty, !s.engine.ready.isEmpty || s.engine.isUnavailable {
+        let (item, more) = Self.take(&s)
+        effects += more
+        handoffs.append((s.waiters.removeFirst(), item))
+      }
+      return (handoffs, effects)
+    }
+    perform(effects)
+    for (waiter, item) in handoffs { waiter.resume(returning: item) }
   }
 }

@@ -1,0 +1,124 @@
+import FeedCore
+import GRDB
+
+/// The deck index: the cards of every deck, numbered per type by a dense ordinal.
+///
+/// A launch reads only the catalog (each type and its number of cards); the text of a card is
+/// fetched by one indexed query when the card is prepared.
+///
+/// ```swift
+/// let index = DeckIndex(database: database)
+/// let report = try index.sync(decks: bundled + userDecks)
+/// for type in try index.catalog() { print(type.type.label, type.cards) }
+/// let card = try index.card(type: "fact", ordinal: 42)
+/// ```
+public struct DeckIndex: Sendable {
+  let database: StateDatabase
+
+  public init(database: StateDatabase) {
+    self.database = database
+  }
+
+  /// Indexes the decks at `paths` (later ones win duplicate ids): a deck is read again only
+  /// when its size or mtime changed and then only re-indexed when its content hash differs.
+  /// Indexed decks missing from `paths` leave the index.
+  public func sync(decks paths: [String]) throws -> SyncReport {
+    try DeckSync(pool: database.pool).run(paths)
+  }
+
+  /// Every type with its metadata and number of cards, by name.
+  public func catalog() throws -> [IndexedType] {
+    try database.pool.read { db in
+      try Row.fetchAll(
+        db, sql: "SELECT name, label, colour, description, cards FROM card_types ORDER BY name"
+      ).map {
+        IndexedType(
+          type: CardType(name: $0[0], label: $0[1], colour: $0[2], description: $0[3]),
+          cards: $0[4])
+      }
+    }
+  }
+
+  /// The card of `type` at `ordinal` (0..<cards of the catalog), or nil past the end.
+  public func card(type: String, ordinal: Int) throws -> Card? {
+    try database.pool.read { db in
+      try Row.fetchOne(
+        db, sql: "SELECT \(Self.cardColumns) FROM cards WHERE type = ? AND ordinal = ?",
+        arguments: [type, ordinal]
+      ).map(Self.card)
+    }
+  }
+
+  /// The indexed card with this id (history, undo), or nil when no deck has it any more.
+  public func card(id: String) throws -> Card? {
+    try database.pool.read { db in
+      try Row.fetchOne(
+        db, sql: "SELECT \(Self.cardColumns) FROM cards WHERE id = ? AND ordinal IS NOT NULL",
+        arguments: [id]
+      ).map(Self.card)
+    }
+  }
+
+  /// The cards that have a server score.
+  public func scoredCards() throws -> [ScoredCard] {
+    try database.pool.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT type, ordinal, score, scored_at FROM cards
+          WHERE score IS NOT NULL AND ordinal IS NOT NULL
+          """
+      ).map { ScoredCard(type: $0[0], ordinal: $0[1], score: $0[2], scoredAt: $0[3] ?? 0) }
+    }
+  }
+
+  private static let cardColumns = "id, type, title, body, source, url, reveal"
+
+  private static func card(_ row: Row) -> Card {
+    Card(
+      id: row[0], type: row[1], title: row[2], body: row[3], source: row[4], url: row[5],
+      reveal: row[6])
+  }
+}
+
+/// A type of the index and how many cards it has (ordinals 0..<cards).
+public struct IndexedType: Sendable, Hashable {
+  public var type: CardType
+  public var cards: Int
+
+  public init(type: CardType, cards: Int) {
+    self.type = type
+    self.cards = cards
+  }
+}
+
+/// A card with a server score, addressed by type and ordinal.
+public struct ScoredCard: Sendable, Hashable {
+  public var type: String
+  public var ordinal: Int
+  public var score: Double
+  /// Seconds since 1970: when the server scored it.
+  public var scoredAt: Double
+
+  public init(type: String, ordinal: Int, score: Double, scoredAt: Double) {
+    self.type = type
+    self.ordinal = ordinal
+    self.score = score
+    self.scoredAt = scoredAt
+  }
+}
+
+/// What a sync did: the problems found, the decks (re)indexed and the decks removed.
+public struct SyncReport: Sendable, Hashable {
+  /// Bad lines and duplicate ids of every listed deck (remembered from when it was indexed),
+  /// and unreadable files.
+  public var problems: [DeckProblem] = []
+  public var indexed: [String] = []
+  public var removed: [String] = []
+
+  public init(problems: [DeckProblem] = [], indexed: [String] = [], removed: [String] = []) {
+    self.problems = problems
+    self.indexed = indexed
+    self.removed = removed
+  }
+}

@@ -1,9 +1,0 @@
-/// Makes untrusted text safe to draw.
-public enum Sanitizer {
-  /// Removes what must never reach a terminal and normalises every grapheme cluster to a form
-  /// on which the layout, ncurses and the terminal agree on width.
-  public static func sanitize(_ text: String) -> String {
-    // Placeholder until the CardText issue lands.
-    String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }))
-  }
-}

@@ -1,0 +1,156 @@
+import DequeModule
+
+/// The feed of feed-logic.md as a pure state machine: type rounds, scored pools, the queue of
+/// cards in preparation and the queue of ready cards.
+///
+/// Every mutation returns the effects the runner must perform (start or cancel preparations).
+/// The runner (`FeedPipeline.Feed`) reports each preparation's outcome back with `prepared` or
+/// `failed`; a result for a slot that already left the queues is ignored, so a cancelled
+/// preparation never reaches the ready queue.
+///
+///     var engine = FeedEngine<String>(types: [("fact", 10)], enabled: ["fact"], seed: 1)
+///     let effects = engine.fill()  // five .prepare effects
+public struct FeedEngine<Payload: Sendable>: Sendable {
+  /// A ready card and the slot it filled.
+  public struct Ready: Sendable {
+    public var slot: FeedSlot
+    public var payload: Payload
+  }
+
+  /// Type names in catalog order.
+  public let types: [String]
+  /// How many cards are kept in preparation or ready.
+  public let lookahead: Int
+  public private(set) var enabled: Set<String>
+  public private(set) var preparing: [FeedSlot] = []
+  public private(set) var ready: Deque<Ready> = []
+  private var pools: [String: ScoredPool]
+  private var rounds = TypeRounds()
+  private var rng: SeededGenerator
+  private var nextSlotID: UInt64 = 0
+
+  public init(
+    types: [(name: String, cards: Int)], enabled: Set<String>, lookahead: Int = 5, seed: UInt64
+  ) {
+    self.types = types.map(\.name)
+    self.lookahead = max(lookahead, 1)
+    self.enabled = enabled
+    pools = Dictionary(types.map { ($0.name, ScoredPool(count: $0.cards)) }) { a, _ in a }
+    rng = SeededGenerator(seed: seed)
+  }
+
+  /// Types that can be dealt now: enabled, with cards that can still be prepared.
+  public var dealableTypes: [String] {
+    types.filter { enabled.contains($0) && pools[$0]!.availableCount > 0 }
+  }
+
+  /// True when nothing is queued and nothing can be prepared: the feed has ended (every
+  /// enabled type is empty or failing). The user must be told instead of waiting forever.
+  public var isUnavailable: Bool { preparing.isEmpty && ready.isEmpty && dealableTypes.isEmpty }
+
+  /// Every type with its card count, setting and failing flag.
+  public var standings: [TypeStanding] {
+    types.map { name in
+      let pool = pools[name]!
+      return TypeStanding(
+        name: name, cards: pool.count, enabled: enabled.contains(name),
+        failing: pool.count > 0 && pool.availableCount == 0)
+    }
+  }
+
+  /// Starts preparations until `lookahead` cards are in preparation or ready.
+  public mutating func fill() -> [FeedEffect] {
+    var effects: [FeedEffect] = []
+    while preparing.count + ready.count < lookahead, let type = rounds.next(among: dealableTypes, using: &rng),
+      let slot = newSlot(of: type)
+    {
+      effects.append(.prepare(slot))
+    }
+    return effects
+  }
+
+  /// Takes the first ready card (nil when none is ready: show the placeholder) and starts the
+  /// preparation of one more.
+  public mutating func takeNext() -> (payload: Payload?, effects: [FeedEffect]) {
+    let taken = ready.popFirst()
+    return (taken?.payload, fill())
+  }
+
+  /// A preparation ended well: the card enters the ready queue at once, whatever its place in
+  /// the preparation queue.
+  public mutating func prepared(_ slot: FeedSlot, _ payload: Payload) {
+    guard leavePreparation(slot) else { return }
+    ready.append(Ready(slot: slot, payload: payload))
+  }
+
+  /// A preparation failed: the card is marked seen and never retried; the slot goes to another
+  /// card of the same type, or, when the type has none left, to the other types.
+  public mutating func failed(_ slot: FeedSlot) -> [FeedEffect] {
+    guard leavePreparation(slot) else { return [] }
+    pools[slot.type]!.markFailed(slot.ordinal)
+    if let replacement = newSlot(of: slot.type) { return [.prepare(replacement)] }
+    return fill()
+  }
+
+  /// Applies new settings. Cards of a type taken out leave both queues and the queue refills;
+  /// when a type is turned (back) on, both queues are thrown away and the rounds start over,
+  /// so the balance of types stays equal. Cards that leave unshown return to their pools.
+  public mutating func setEnabled(_ types: Set<String>) -> [FeedEffect] {
+    let added = !types.subtracting(enabled).isEmpty
+    enabled = types
+    let leaving: (String) -> Bool = added ? { _ in true } : { !types.contains($0) }
+    var effects: [FeedEffect] = []
+    for slot in preparing where leaving(slot.type) {
+      effects.append(.cancel(slot))
+      pools[slot.type]!.putBack(slot.ordinal)
+    }
+    preparing.removeAll { leaving($0.type) }
+    for entry in ready where leaving(entry.slot.type) { pools[entry.slot.type]!.putBack(entry.slot.ordinal) }
+    ready.removeAll { leaving($0.slot.type) }
+    if added { rounds.reset() }
+    return effects + fill()
+  }
+
+  /// Applies a server score to an unseen card (kept only if newer; ignored once seen).
+  @discardableResult
+  public mutating func updateScore(
+    type: String, ordinal: Int, to score: ScoredPool.Score
+  ) -> Bool {
+    pools[type]?.update(ordinal, to: score) ?? false
+  }
+
+  /// Replaces the payload of a ready card (after laying it out again for a new size). Returns
+  /// false when the slot is no longer ready.
+  @discardableResult
+  public mutating func replaceReady(_ slot: FeedSlot, with payload: Payload) -> Bool {
+    guard let i = ready.firstIndex(where: { $0.slot.id == slot.id }) else { return false }
+    ready[i].payload = payload
+    return true
+  }
+
+  /// True while the slot is in the preparation queue.
+  public func isPreparing(_ slot: FeedSlot) -> Bool { preparing.contains { $0.id == slot.id } }
+
+  private mutating func newSlot(of type: String) -> FeedSlot? {
+    guard enabled.contains(type), let unseen = pools[type]?.unseenCount else { return nil }
+    let inFlight = unseen == 0 ? ordinalsInFlight(of: type) : []
+    guard let ordinal = pools[type]!.promote(excluding: inFlight, using: &rng) else { return nil }
+    nextSlotID += 1
+    let slot = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
+    preparing.append(slot)
+    return slot
+  }
+
+  private func ordinalsInFlight(of type: String) -> Set<Int> {
+    var set = Set<Int>()
+    for slot in preparing where slot.type == type { set.insert(slot.ordinal) }
+    for entry in ready where entry.slot.type == type { set.insert(entry.slot.ordinal) }
+    return set
+  }
+
+  private mutating func leavePreparation(_ slot: FeedSlot) -> Bool {
+    guard let i = preparing.firstIndex(where: { $0.id == slot.id }) else { return false }
+    preparing.remove(at: i)
+    return true
+  }
+}

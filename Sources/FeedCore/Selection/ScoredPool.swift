@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HeapModule
+
+/// The unseen cards of one type, each with a score; the best is promoted next (ctfo.md,
+/// "Personalization").
+///
+/// Cards are ordinals `0..<count`. A card with a server score sits in a max-heap with lazy
+/// deletion. Cards without one draw a random score, which makes the plain random choice of
+/// feed-logic.md the special case of a pool without server scores. Those random scores are
+/// never stored: the highest of `m` uniform scores below `s` is `s · U^(1/m)`, so they are
+/// generated in descending order as cards are promoted, and which card holds each one is a
+/// uniformly random undrawn card (`LazyShuffle`). A pool of a million unscored cards thus
+/// costs nothing until cards are drawn, and promotion and score updates are O(log n).
+public struct ScoredPool: Sendable {
+  /// A server score and the time the server stated it.
+  public struct Score: Sendable, Hashable {
+    public var value: Double
+    public var timestamp: Double
+    public init(value: Double, timestamp: Double) {
+      self.value = value
+      self.timestamp = timestamp
+    }
+  }
+
+  private struct Entry: Comparable, Sendable {
+    var score: Double
+    var ordinal: Int32
+    var version: UInt32
+    static func < (a: Entry, b: Entry) -> Bool {
+      (a.score, b.ordinal, a.version) < (b.score, a.ordinal, b.version)
+    }
+  }
+
+  /// The number of cards of the type.
+  public let count: Int
+  private var unscored: LazyShuffle
+  private var heap = Heap<Entry>()
+  /// The latest server score of every card that has one.
+  private var scores: [Int32: Score] = [:]
+  /// Unseen scored cards -> the version of their live heap entry.
+  private var unseenScored: [Int32: UInt32] = [:]
+  private var versions: UInt32 = 0
+  /// Cards whose preparation failed: never offered again this session.
+  private(set) var failed: Set<Int32> = []
+  /// The random score of the last unscored card promoted; the next one is below it.
+  private var randomCeiling = 1.0
+
+  public init(count: Int) {
+    self.count = count
+    unscored = LazyShuffle(count: count)
+  }
+
+  /// Unseen cards left before the pool returns its seen cards.
+  public var unseenCount: Int { unscored.remaining + unseenScored.count }
+
+  /// Cards that can still be shown this session (all but the failed ones).
+  public var availableCount: Int { count - failed.count }
+
+  /// True when the card has not been promoted in the current cycle.
+  public func isUnseen(_ ordinal: Int) -> Bool {
+    let o = Int32(ordinal)
+    return unseenScored[o] != nil || (scores[o] == nil && unscored.contains(o))
+  }
+
+  /// Takes the unseen card with the best score. When every card was seen, the seen cards
+  /// (except those in `inFlight`, still waiting in the queues, and the failed ones) return to
+  /// the pool first. Returns nil only when no card is available at all.
+  public mutating func promote(
+    excluding inFlight: Set<Int> = [], using rng: inout some RandomNumberGenerator
+  ) -> Int? {
+    if unseenCount == 0 { recycle(keepingSeen: inFlight) }
+    guard unseenCount > 0 else { return nil }
+    let randomScore = nextRandomScore(using: &rng)
+    if let top = topScored(), top.score >= randomScore ?? -.infinity {
+      heap.removeMax()
+      unseenScored[top.ordinal] = nil
+      return Int(top.ordinal)
+    }
+    guard let ordinal = unscored.draw(using: &rng) else { return nil }
+    randomCeiling = randomScore ?? randomCeiling
+    return Int(ordinal)
+  }
+
+  /// Applies a server score. Kept only if the card is unseen and the timestamp is newer than
+  /// the one held. Returns true when it was kept.
+  @discardableResult
+  public mutating func update(_ ordinal: Int, to score: Score) -> Bool {
+    let o = Int32(ordinal)
+    guard ordinal >= 0, ordinal < count, !failed.contains(o) else { return false }
+    if let held = scores[o], held.timestamp >= score.timestamp { return false }
+    let unseen: Bool
+    if unseenScored[o] != nil {
+      unseen = true
+    } else if scores[o] == nil {
+      unseen = unscored.remove(o)
+    } else {
+      unseen = false
+    }
+    guard unseen else { return false }
+    scores[o] = score
+    push(o, score.value)
+    return true
+  }
+
+  /// Marks a promoted card as failed: it is never offered again this session.
+  public mutating func markFailed(_ ordinal: Int) {
+    let o = Int32(ordinal)
+    failed.insert(o)
+    if unseenScored.removeValue(forKey: o) == nil { unscored.remove(o) }
+  }
+
+  /// Returns a promoted card that was never shown (its slot left the queue) to the unseen.
+  public mutating func putBack(_ ordinal: Int) {
+    let o = Int32(ordinal)
+    guard !failed.contains(o), !isUnseen(ordinal) else { return }
+    if let score = scores[o] { push(o, score.value) } else { unscored.putBack(o) }
+  }
+
+  private mutating func push(_ o: Int32, _ value: Double) {
+    versions &+= 1
+    unseenScored[o] = versions
+    heap.insert(Entry(score: value, ordinal: o, version: versions))
+  }
+
+  /// The best live heap entry, dropping stale ones.
+  private mutating func topScored() -> Entry? {
+    while let top = heap.max {
+      if unseenScored[top.ordinal] == top.version { return top }
+      heap.removeMax()
+    }
+    return nil
+  }
+
+  /// The score the next unscored card would draw: the maximum of the remaining random scores.
+  private func nextRandomScore(using rng: inout some RandomNumberGenerator) -> Double? {
+    let m = unscored.remaining
+    guard m > 0 else { return nil }
+    let u = Double.random(in: Double.leastNonzeroMagnitude..<1, using: &rng)
+    return randomCeiling * pow(u, 1 / Double(m))
+  }
+
+  private mutating func recycle(keepingSeen inFlight: Set<Int>) {
+    unscored = LazyShuffle(count: count)
+    heap = Heap()
+    unseenScored = [:]
+    randomCeiling = 1
+    for o in failed { unscored.remove(o) }
+    for o in scores.keys where !failed.contains(o) {
+      unscored.remove(o)
+      push(o, scores[o]!.value)
+    }
+    for ordinal in inFlight where unseenCount > 1 { takeOut(Int32(ordinal)) }
+  }
+
+  private mutating func takeOut(_ o: Int32) {
+    if unseenScored.removeValue(forKey: o) == nil { unscored.remove(o) }
+  }
+}

@@ -1,0 +1,45 @@
+import CardStore
+import FeedCore
+
+/// The cards of the indexed decks: the catalog is the index's type counts, and fetching a card
+/// is one indexed query (feed-logic.md's "DB query" of preparation).
+public struct DeckSource: CardSource {
+  private let index: DeckIndex
+
+  public init(index: DeckIndex) { self.index = index }
+
+  public func catalog() async throws -> [TypeCount] {
+    try index.catalog().map { TypeCount(type: $0.type, cards: $0.cards) }
+  }
+
+  public func fetch(type: String, ordinal: Int) async throws -> Card {
+    guard let card = try index.card(type: type, ordinal: ordinal) else {
+      throw MissingCard(type: type, ordinal: ordinal)
+    }
+    return card
+  }
+}
+
+/// A card the index no longer has (its deck changed under the running app).
+public struct MissingCard: Error, Hashable {
+  public var type: String
+  public var ordinal: Int
+}
+
+/// A source that waits before every fetch: lets tests and demos see the loading placeholder.
+public struct DelayedSource<Base: CardSource>: CardSource {
+  private let base: Base
+  private let milliseconds: Int
+
+  public init(base: Base, milliseconds: Int) {
+    self.base = base
+    self.milliseconds = milliseconds
+  }
+
+  public func catalog() async throws -> [TypeCount] { try await base.catalog() }
+
+  public func fetch(type: String, ordinal: Int) async throws -> Card {
+    try await Task.sleep(for: .milliseconds(milliseconds))
+    return try await base.fetch(type: type, ordinal: ordinal)
+  }
+}

@@ -1,0 +1,70 @@
+import CardText
+
+/// Draws the app's state: the screen of its mode, the hint bar, the transient message, or the
+/// "terminal too small" message.
+///
+///     var grid = CellGrid(width: state.width, height: state.height)
+///     AppScreen.render(state, into: &grid, colour: session.hasColour)
+///     session.draw(grid)
+public enum AppScreen {
+  /// Below this size, only the "terminal too small" message is drawn.
+  public static let minimumWidth = 20
+  public static let minimumHeight = 6
+
+  /// Renders `state` into `grid` (sized to the terminal), replacing every cell.
+  public static func render(_ state: AppState, into grid: inout CellGrid, colour: Bool) {
+    let palette = Palette(colour: colour)
+    grid.clear(row: 0, column: 0, width: grid.width, height: grid.height)
+    guard grid.width >= minimumWidth, grid.height >= minimumHeight else {
+      return drawTooSmall(into: &grid, palette: palette)
+    }
+    drawMode(state.mode, state: state, into: &grid, palette: palette)
+    HintBar.draw(hints(state), message: state.message, into: &grid, palette: palette)
+  }
+
+  private static func drawMode(
+    _ mode: AppMode, state: AppState, into grid: inout CellGrid, palette: Palette
+  ) {
+    switch mode {
+    case .feed:
+      CardScreen.draw(
+        state.feed, slide: state.slide, types: state.types, into: &grid, palette: palette)
+    case .history(let browser):
+      HistoryScreen.draw(browser, types: state.types, into: &grid, palette: palette)
+    case .fullCard(let view):
+      FullCardScreen.draw(view, types: state.types, into: &grid, palette: palette)
+    case .settings(let panel): SettingsScreen.draw(panel, into: &grid, palette: palette)
+    case .help: HelpScreen.draw(into: &grid, palette: palette)
+    case .confirm(let question):
+      drawMode(question.origin, state: state, into: &grid, palette: palette)
+      ConfirmDialog.draw(question, into: &grid, palette: palette)
+    }
+  }
+
+  private static func hints(_ state: AppState) -> [HintBar.Hint] {
+    switch state.mode {
+    case .feed:
+      guard state.slide == nil, case .card(let card) = state.feed, card.hasMore else {
+        return HintBar.feed
+      }
+      return [HintBar.more] + HintBar.feed
+    case .history: return HintBar.history
+    case .fullCard: return HintBar.fullCard
+    case .settings: return HintBar.settings
+    case .help: return HintBar.help
+    case .confirm: return HintBar.confirm
+    }
+  }
+
+  /// The message for a terminal under 20x6, wrapped to whatever fits, down to 1x1.
+  private static func drawTooSmall(into grid: inout CellGrid, palette: Palette) {
+    let text = "Too small: needs \(minimumWidth)x\(minimumHeight)"
+    let lines = CardLayout.layout(title: nil, body: text, width: grid.width, height: grid.height)
+      .lines
+    let top = max((grid.height - lines.count) / 2, 0)
+    for (i, line) in lines.enumerated() {
+      grid.draw(
+        line, row: top + i, column: max((grid.width - line.count) / 2, 0), style: palette.title)
+    }
+  }
+}

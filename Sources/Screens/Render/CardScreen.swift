@@ -1,0 +1,135 @@
+import CardText
+import FeedCore
+import FeedPipeline
+
+/// The feed screen: the card in a box centred on the screen, the loading placeholder and the
+/// "unavailable" message.
+public enum CardScreen {
+  /// The widest body text: about 72 columns reads well.
+  static let maxTextWidth = 72
+  /// The tallest body text: a card is short, and a taller box would be mostly empty.
+  static let maxTextHeight = 18
+  /// Rows and columns the box adds around the text: borders, padding and the footer.
+  static let chromeWidth = 4
+  static let chromeHeight = 3
+  /// The fewest text rows a box has, so the placeholder and one-line cards look like cards.
+  static let minTextRows = 3
+
+  /// The body text area for a terminal of `width` x `height`: what the feed lays cards out to.
+  public static func textArea(width: Int, height: Int) -> (width: Int, height: Int) {
+    let w = min(maxTextWidth, width - 2 - chromeWidth)
+    let h = min(maxTextHeight, height - 1 - chromeHeight)
+    return (max(w, 1), max(h, 1))
+  }
+
+  /// The box for `lines` text rows, centred above the hint bar.
+  static func frame(lines: Int, width: Int, height: Int) -> BoxFrame {
+    let area = textArea(width: width, height: height)
+    let rows = min(max(lines, minTextRows), area.height)
+    let box = (width: area.width + chromeWidth, height: rows + chromeHeight)
+    return BoxFrame(
+      left: (width - box.width) / 2, top: max((height - 1 - box.height) / 2, 0),
+      width: box.width, height: box.height)
+  }
+
+  static func draw(
+    _ slot: FeedSlot, slide: SlideOut?, types: [String: CardType] = [:],
+    into grid: inout CellGrid, palette: Palette
+  ) {
+    if let slide {
+      drawSliding(slide, types: types, into: &grid, palette: palette)
+      return
+    }
+    switch slot {
+    case .card(let card): drawCard(card, types: types, into: &grid, palette: palette)
+    case .loading: drawPlaceholder(into: &grid, palette: palette)
+    case .unavailable(let reason): drawUnavailable(reason, into: &grid, palette: palette)
+    }
+  }
+
+  private static func drawSliding(
+    _ slide: SlideOut, types: [String: CardType], into grid: inout CellGrid, palette: Palette
+  ) {
+    let frame = frame(
+      lines: slide.card.prepared.layout.lines.count, width: grid.width, height: grid.height)
+    let distance: (dx: Int, dy: Int) =
+      switch slide.direction {
+      case .right: (grid.width - frame.left, 0)
+      case .left: (-frame.right, 0)
+      case .up: (0, -(frame.bottom + 1))
+      }
+    let moved = frame.offset(
+      dx: Int(Double(distance.dx) * slide.progress), dy: Int(Double(distance.dy) * slide.progress))
+    drawCard(slide.card, types: types, in: moved, into: &grid, palette: palette)
+  }
+
+  static func drawCard(
+    _ card: ShownCard, types: [String: CardType], into grid: inout CellGrid, palette: Palette
+  ) {
+    let frame = frame(
+      lines: card.prepared.layout.lines.count, width: grid.width, height: grid.height)
+    drawCard(card, types: types, in: frame, into: &grid, palette: palette)
+  }
+
+  private static func drawCard(
+    _ card: ShownCard, types: [String: CardType], in frame: BoxFrame, into grid: inout CellGrid,
+    palette: Palette
+  ) {
+    let type = types[card.prepared.card.type] ?? CardType(name: card.prepared.card.type)
+    grid.clear(row: frame.top, column: frame.left, width: frame.width, height: frame.height)
+    grid.drawBox(frame, label: Untrusted.line(type.label), labelStyle: palette.label(type.colour))
+    let lines = card.prepared.layout.lines.prefix(frame.height - chromeHeight)
+    let titleRows = titleLineCount(card.prepared)
+    for (i, line) in lines.enumerated() {
+      grid.draw(
+        line, row: frame.top + 1 + i, column: frame.left + 2,
+        style: i < titleRows ? palette.title : .plain, limit: frame.right - 2)
+    }
+    drawFooter(card, in: frame, into: &grid, palette: palette)
+  }
+
+  /// The rows of the layout that hold the title: those before the first blank line.
+  static func titleLineCount(_ card: PreparedCard) -> Int {
+    guard let title = card.card.title, !title.isEmpty else { return 0 }
+    return card.layout.lines.firstIndex(of: "") ?? 0
+  }
+
+  private static func drawFooter(
+    _ card: ShownCard, in frame: BoxFrame, into grid: inout CellGrid, palette: Palette
+  ) {
+    let row = frame.bottom - 1
+    let position = "#\(card.position + 1)"
+    let positionColumn = frame.right - 2 - position.count
+    grid.drawChrome(position, row: row, column: positionColumn, style: palette.quiet)
+    guard let source = card.prepared.card.source, !source.isEmpty else { return }
+    grid.draw(
+      Untrusted.line(source), row: row, column: frame.left + 2, style: palette.quiet,
+      limit: positionColumn - 1)
+  }
+
+  private static func drawPlaceholder(into grid: inout CellGrid, palette: Palette) {
+    let frame = frame(lines: 0, width: grid.width, height: grid.height)
+    grid.drawBox(frame)
+    let text = "Loading…"
+    let row = frame.top + 1 + (frame.height - chromeHeight) / 2
+    grid.drawChrome(
+      text, row: row, column: frame.left + (frame.width - text.count) / 2, style: palette.quiet)
+  }
+
+  private static func drawUnavailable(_ reason: String, into grid: inout CellGrid, palette: Palette)
+  {
+    let area = textArea(width: grid.width, height: grid.height)
+    let lines =
+      ["No cards can be shown", ""]
+      + Untrusted.wrapped(reason, width: area.width, height: area.height)
+      + ["", "Press s for settings"]
+    let frame = frame(lines: lines.count, width: grid.width, height: grid.height)
+    grid.drawBox(frame)
+    for (i, line) in lines.prefix(frame.height - chromeHeight).enumerated() {
+      grid.draw(
+        line, row: frame.top + 1 + i, column: frame.left + 2,
+        style: i == 0 ? palette.warning : .plain,
+        limit: frame.right - 2)
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import CardText
+
+/// Drawing that clips at every edge, for boxes that may hang off the screen (the slide-out)
+/// and for screens smaller than their content.
+extension CellGrid {
+  /// Draws sanitised text from `column` (which may be negative: clusters left of the screen
+  /// are skipped), stopping before `limit` (default: the right edge). Returns the column after
+  /// the text.
+  @discardableResult
+  mutating func draw(
+    _ text: some StringProtocol, row: Int, column: Int, style: CellStyle = .plain,
+    limit: Int? = nil
+  ) -> Int {
+    let end = Swift.min(limit ?? width, width)
+    var col = column
+    for cluster in text {
+      let w = DisplayWidth.of(cluster)
+      if w == 0 { continue }
+      if col + w > end { break }
+      if col >= 0, row >= 0, row < height {
+        self[row, col] = Cell(cluster, style: style)
+        if w == 2 { self[row, col + 1] = Cell(nil, style: style) }
+      }
+      col += w
+    }
+    return col
+  }
+
+  /// Draws the app's own text (box lines, arrows, key names): one cell per character, which
+  /// holds for everything the app writes itself, whatever width table is in use.
+  @discardableResult
+  mutating func drawChrome(
+    _ text: String, row: Int, column: Int, style: CellStyle = .plain, limit: Int? = nil
+  ) -> Int {
+    let end = Swift.min(limit ?? width, width)
+    var col = column
+    for character in text {
+      if col >= end { break }
+      if col >= 0, row >= 0, row < height { self[row, col] = Cell(character, style: style) }
+      col += 1
+    }
+    return col
+  }
+
+  /// Draws app text centred on a row.
+  mutating func drawChromeCentred(_ text: String, row: Int, style: CellStyle = .plain) {
+    drawChrome(text, row: row, column: Swift.max((width - text.count) / 2, 0), style: style)
+  }
+
+  /// Fills a rectangle that may hang off the screen.
+  mutating func clear(row: Int, column: Int, width w: Int, height h: Int) {
+    fill(row: row, column: column, width: w, height: h, style: .plain)
+  }
+
+  /// Draws a box outline: `label` (sanitised) in the top edge after "┌─ ".
+  mutating func drawBox(
+    _ frame: BoxFrame, label: String = "", labelStyle: CellStyle = .plain
+  ) {
+    let inner = String(repeating: "─", count: Swift.max(frame.width - 2, 0))
+    drawChrome("┌" + inner + "┐", row: frame.top, column: frame.left)
+    for r in frame.top + 1..<Swift.max(frame.bottom, frame.top + 1) {
+      drawChrome("│", row: r, column: frame.left)
+      drawChrome("│", row: r, column: frame.right - 1)
+    }
+    drawChrome("└" + inner + "┘", row: frame.bottom, column: frame.left)
+    guard !label.isEmpty, frame.width > 6 else { return }
+    draw(
+      " " + label + " ", row: frame.top, column: frame.left + 2, style: labelStyle,
+      limit: frame.right - 2)
+  }
+}
+
+/// A rectangle on the screen; it may lie partly or wholly off the screen.
+struct BoxFrame: Sendable, Hashable {
+  var left: Int
+  var top: Int
+  var width: Int
+  var height: Int
+
+  var right: Int { left + width }
+  /// The last row.
+  var bottom: Int { top + height - 1 }
+
+  /// The frame moved by `dx` columns and `dy` rows.
+  func offset(dx: Int, dy: Int) -> BoxFrame {
+    BoxFrame(left: left + dx, top: top + dy, width: width, height: height)
+  }
+}

@@ -1,0 +1,55 @@
+import CardText
+import FeedCore
+
+/// The history view: one line per card shown, newest first (type label, title, reaction).
+public enum HistoryScreen {
+  /// The first row of the list, under the heading.
+  static let listTop = 2
+  /// The widest type label column.
+  static let maxLabelWidth = 14
+
+  /// How many entries fit on a screen `height` rows tall.
+  public static func visibleRows(height: Int) -> Int { max(height - listTop - 1, 1) }
+
+  static func draw(
+    _ browser: HistoryBrowser, types: [String: CardType], into grid: inout CellGrid,
+    palette: Palette
+  ) {
+    grid.drawChrome(
+      "History (\(browser.entries.count) cards, newest first)", row: 0, column: 1,
+      style: palette.title)
+    guard !browser.entries.isEmpty else {
+      grid.drawChrome("No cards yet", row: listTop, column: 1, style: palette.quiet)
+      return
+    }
+    let labels = browser.entries.map { Untrusted.line(types[$0.type]?.label ?? $0.type) }
+    let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, maxLabelWidth)
+    let rows = visibleRows(height: grid.height)
+    let shown = browser.viewport.top..<min(browser.viewport.top + rows, browser.entries.count)
+    for index in shown {
+      let row = listTop + index - browser.viewport.top
+      let selected = index == browser.viewport.selection
+      if selected {
+        grid.fill(row: row, column: 0, width: grid.width, height: 1, style: palette.selected)
+      }
+      drawEntry(
+        browser.entries[index], label: labels[index], labelWidth: labelWidth, row: row,
+        selected: selected, types: types, into: &grid, palette: palette)
+    }
+  }
+
+  private static func drawEntry(
+    _ entry: HistoryEntry, label: String, labelWidth: Int, row: Int, selected: Bool,
+    types: [String: CardType], into grid: inout CellGrid, palette: Palette
+  ) {
+    let base = selected ? palette.selected : CellStyle.plain
+    var labelStyle = palette.label(types[entry.type]?.colour)
+    labelStyle.reverse = labelStyle.reverse != selected
+    grid.draw(label, row: row, column: 1, style: labelStyle, limit: 1 + labelWidth)
+    let reaction = entry.reaction?.rawValue ?? ""
+    let reactionColumn = grid.width - 1 - 4
+    grid.drawChrome(reaction, row: row, column: reactionColumn, style: base)
+    let title = Untrusted.line(entry.title ?? entry.cardID)
+    grid.draw(title, row: row, column: labelWidth + 3, style: base, limit: reactionColumn - 1)
+  }
+}

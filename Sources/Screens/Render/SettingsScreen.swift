@@ -1,0 +1,63 @@
+import CardText
+import FeedPipeline
+
+/// The settings screen: every type with a checkbox, its label, its number of cards and whether
+/// it is failing; then the number of problems found in the decks.
+public enum SettingsScreen {
+  static let listTop = 2
+  /// Rows under the list: a blank row, the deck problems, the hint bar.
+  static let rowsBelow = 3
+  static let maxLabelWidth = 24
+
+  /// How many types fit on a screen `height` rows tall.
+  public static func visibleRows(height: Int) -> Int { max(height - listTop - rowsBelow, 1) }
+
+  static func draw(_ panel: SettingsPanel, into grid: inout CellGrid, palette: Palette) {
+    grid.drawChrome("Settings: the card types to show", row: 0, column: 1, style: palette.title)
+    let labels = panel.statuses.map { Untrusted.line($0.type.label) }
+    let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, maxLabelWidth)
+    let rows = visibleRows(height: grid.height)
+    let shown = panel.viewport.top..<min(panel.viewport.top + rows, panel.statuses.count)
+    for index in shown {
+      let row = listTop + index - panel.viewport.top
+      let selected = index == panel.viewport.selection
+      if selected {
+        grid.fill(row: row, column: 0, width: grid.width, height: 1, style: palette.selected)
+      }
+      drawStatus(
+        panel.statuses[index], label: labels[index], labelWidth: labelWidth, row: row,
+        selected: selected, into: &grid, palette: palette)
+    }
+    drawProblems(panel.problems, row: grid.height - 2, into: &grid, palette: palette)
+  }
+
+  private static func drawStatus(
+    _ status: TypeStatus, label: String, labelWidth: Int, row: Int, selected: Bool,
+    into grid: inout CellGrid, palette: Palette
+  ) {
+    let base = selected ? palette.selected : CellStyle.plain
+    grid.drawChrome(status.enabled ? "[x]" : "[ ]", row: row, column: 1, style: base)
+    var labelStyle = palette.label(status.type.colour)
+    labelStyle.reverse = labelStyle.reverse != selected
+    grid.draw(label, row: row, column: 5, style: labelStyle, limit: 5 + labelWidth)
+    let count = status.cards == 1 ? "1 card" : "\(status.cards) cards"
+    let end = grid.drawChrome(count, row: row, column: 5 + labelWidth + 2, style: base)
+    guard status.failing else { return }
+    var warning = palette.warning
+    warning.reverse = warning.reverse != selected
+    grid.drawChrome("failing", row: row, column: end + 2, style: warning)
+  }
+
+  private static func drawProblems(
+    _ problems: [String], row: Int, into grid: inout CellGrid, palette: Palette
+  ) {
+    guard let first = problems.first else {
+      grid.drawChrome("No deck problems", row: row, column: 1, style: palette.quiet)
+      return
+    }
+    let count = problems.count == 1 ? "1 deck problem: " : "\(problems.count) deck problems: "
+    let end = grid.drawChrome(count, row: row, column: 1, style: palette.warning)
+    grid.draw(
+      Untrusted.line(first), row: row, column: end, style: palette.quiet, limit: grid.width - 1)
+  }
+}

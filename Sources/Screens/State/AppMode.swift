@@ -1,0 +1,11 @@
+/// Which screen has the keys. The feed stays underneath every other screen, unchanged, so that
+/// leaving one returns to the feed exactly where it was.
+public indirect enum AppMode: Sendable, Hashable {
+  case feed
+  case history(HistoryBrowser)
+  case fullCard(FullCardView)
+  case settings(SettingsPanel)
+  /// The key list, and the screen to return to.
+  case help(origin: AppMode)
+  case confirm(Confirmation)
+}

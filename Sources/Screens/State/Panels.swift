@@ -1,0 +1,57 @@
+import FeedCore
+import FeedPipeline
+
+/// The history view: the cards shown, newest first.
+public struct HistoryBrowser: Sendable, Hashable {
+  public var entries: [HistoryEntry]
+  public var viewport: ListViewport
+
+  /// Orders `entries` newest first whatever order they came in.
+  public init(entries: [HistoryEntry], viewport: ListViewport = ListViewport()) {
+    self.entries = entries.sorted { $0.index > $1.index }
+    self.viewport = viewport
+  }
+}
+
+/// The settings screen: every type with its state, and the decks' problems.
+public struct SettingsPanel: Sendable, Hashable {
+  public var statuses: [TypeStatus]
+  /// Problems found in the decks (bad lines, unknown types), untrusted text.
+  public var problems: [String]
+  public var viewport: ListViewport
+
+  public init(statuses: [TypeStatus], problems: [String], viewport: ListViewport = ListViewport()) {
+    self.statuses = statuses
+    self.problems = problems
+    self.viewport = viewport
+  }
+}
+
+/// The whole text of one card, scrolled.
+public struct FullCardView: Sendable, Hashable {
+  public var card: PreparedCard
+  /// The first line on screen.
+  public var scroll: Int
+  /// Where `Esc` returns to: the feed or the history view.
+  public var origin: AppMode
+
+  public init(card: PreparedCard, scroll: Int = 0, origin: AppMode) {
+    self.card = card
+    self.scroll = scroll
+    self.origin = origin
+  }
+}
+
+/// A yes/no question, and what a yes does.
+public struct Confirmation: Sendable, Hashable {
+  public var question: String
+  public var onYes: AppEffect
+  /// The screen under the dialog, and where either answer returns to.
+  public var origin: AppMode
+
+  public init(question: String, onYes: AppEffect, origin: AppMode) {
+    self.question = question
+    self.onYes = onYes
+    self.origin = origin
+  }
+}

@@ -1,0 +1,26 @@
+import FeedCore
+
+/// The short animation of a swiped card leaving the screen in the swipe's direction.
+///
+/// Pure frames: the run loop sends `AppAction.frame` every `frameMilliseconds` while one is
+/// in progress, and any key finishes it at once, so it never delays the next key.
+public struct SlideOut: Sendable, Hashable {
+  /// Frames drawn before the card is gone.
+  public static let frames = 4
+  /// The pause between two frames.
+  public static let frameMilliseconds = 16
+
+  public var card: ShownCard
+  public var direction: SwipeDirection
+  /// The frame on screen, 0..<frames.
+  public var frame: Int
+
+  public init(card: ShownCard, direction: SwipeDirection, frame: Int = 0) {
+    self.card = card
+    self.direction = direction
+    self.frame = frame
+  }
+
+  /// How far the card has moved, as a fraction of the way off the screen.
+  public var progress: Double { Double(frame + 1) / Double(Self.frames + 1) }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+
+/// The `ctfo` command: the interactive app, or one of the subcommands.
+@main
+struct CTFO: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ctfo",
+    abstract: "A terminal card feed: swipe through short cards with the arrow keys.",
+    discussion: """
+      With no subcommand, ctfo starts the interactive app. Keys: → ← ↑ (or l h k) swipe the card \
+      right, left or up; ↓ (or j) opens the history; Enter or Space opens the whole card; u or \
+      Backspace undoes the last swipe; s settings; ? help; q quit.
+
+      Files: everything under --home DIR or $CTFO_HOME when given; otherwise the config in \
+      $XDG_CONFIG_HOME/ctfo/config.toml, the state in $XDG_STATE_HOME/ctfo/state.sqlite and \
+      your own decks (*.jsonl) in $XDG_DATA_HOME/ctfo/decks.
+      """,
+    subcommands: [Next.self, Types.self, Enable.self, Disable.self, HistoryCommand.self, DeckCommand.self]
+  )
+
+  @OptionGroup var global: GlobalOptions
+
+  func run() async throws {
+    try Interactive.run(global)
+  }
+}

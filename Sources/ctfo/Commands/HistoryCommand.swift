@@ -1,0 +1,34 @@
+import ArgumentParser
+import CardText
+import Foundation
+
+/// `ctfo history`: the cards shown, newest first.
+struct HistoryCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "history", abstract: "List the cards shown, newest first.")
+
+  @OptionGroup var global: GlobalOptions
+  @Option(name: .short, help: "How many entries.") var n = 20
+  @Flag(name: .long, help: "One JSON object per entry and line.") var json = false
+
+  func run() async throws {
+    let launch = try Launch(global, reportProblems: false)
+    var out = StandardOutput()
+    let formatter = ISO8601DateFormatter()
+    for entry in try launch.state.history(limit: max(n, 0)) {
+      let time = formatter.string(from: Date(timeIntervalSince1970: entry.shownAt))
+      if json {
+        out.line(
+          "{\"index\":\(entry.index),\"id\":\(Output.json(entry.cardID)),\"type\":"
+            + "\(Output.json(entry.type)),\"title\":\(Output.json(entry.title)),\"shown_at\":"
+            + "\(Output.json(time)),\"reaction\":\(Output.json(entry.reaction?.rawValue))}")
+      } else {
+        let reaction = entry.reaction?.rawValue ?? "-"
+        out.line(
+          "\(String(entry.index).leftPad(6))  \(time)  \(reaction.padding(toLength: 4, withPad: " ", startingAt: 0))  "
+            + Sanitizer.sanitizeLine("\(entry.type): \(entry.title ?? entry.cardID)"))
+      }
+    }
+    out.flush()
+  }
+}

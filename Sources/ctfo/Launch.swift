@@ -1,0 +1,66 @@
+import CardStore
+import CardText
+import FeedCore
+import FeedPipeline
+import Foundation
+
+/// What every command needs: the paths, the configuration, the opened state database and the
+/// deck index, synced with the decks on disk.
+struct Launch {
+  let paths: Paths
+  let configuration: Configuration
+  let database: StateDatabase
+  let index: DeckIndex
+  let state: StateStore
+  let seed: UInt64
+  /// The deck files synced at launch, in load order.
+  let deckPaths: [String]
+  /// The problems of every deck, found at launch.
+  let problems: [DeckProblem]
+
+  /// Opens the state and syncs the decks; deck problems go to stderr, one line each.
+  init(_ options: GlobalOptions, reportProblems: Bool = true) throws {
+    paths = Paths(home: options.home)
+    configuration = try Configuration.load(file: paths.configFile, flags: options)
+    seed = options.seed ?? UInt64.random(in: .min ... .max)
+    let folder = (paths.stateDatabase as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      database = try StateDatabase(path: paths.stateDatabase)
+    } catch {
+      throw CLIError("cannot open the state database \(paths.stateDatabase): \(error)")
+    }
+    index = DeckIndex(database: database)
+    state = StateStore(database: database)
+    deckPaths = paths.decks(extra: options.deck)
+    let report = try index.sync(decks: deckPaths)
+    problems = report.problems
+    if reportProblems {
+      for problem in report.problems { Output.warn(problem.description) }
+    }
+  }
+
+  /// The types of the indexed decks with their card counts.
+  func catalog() throws -> [TypeCount] {
+    try index.catalog().map { TypeCount(type: $0.type, cards: $0.cards) }
+  }
+
+  /// The card source of the feed: the deck index, slowed down for tests when
+  /// `CTFO_TEST_FETCH_DELAY_MS` is set.
+  func source() -> any CardSource {
+    let deck = DeckSource(index: index)
+    let delay = ProcessInfo.processInfo.environment["CTFO_TEST_FETCH_DELAY_MS"].flatMap { Int($0) }
+    guard let delay, delay > 0 else { return deck }
+    return DelayedSource(base: deck, milliseconds: delay)
+  }
+
+  /// A feed over the enabled types, laid out for `area`.
+  func feed(area: TextArea, onReady: @escaping @Sendable () -> Void = {}) throws -> Feed {
+    let catalog = try catalog()
+    let disabled = try state.disabledTypes()
+    let enabled = Set(catalog.map(\.type.name)).subtracting(disabled)
+    return Feed(
+      source: source(), catalog: catalog, enabled: enabled, lookahead: configuration.lookahead,
+      seed: seed, area: area, onReady: onReady)
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Runs the built `ctfo` binary in a temporary CTFO_HOME.
+struct CommandLine {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    /// stdout's lines parsed as JSON objects.
+    var objects: [[String: Any]] {
+      stdout.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }
+    }
+  }
+
+  /// The release binary: $CTFO_BINARY (the Makefile sets it), else .build/release/ctfo.
+  static let binary: String = {
+    if let path = ProcessInfo.processInfo.environment["CTFO_BINARY"] { return path }
+    return repositoryRoot + "/.build/release/ctfo"
+  }()
+
+  static let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+  }()
+
+  let home: String
+  var environment: [String: String] = [:]
+
+  /// A fresh home folder; `bundled: false` hides the bundled decks.
+  init(bundled: Bool = true) throws {
+    home = NSTemporaryDirectory() + "ctfo-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    environment["CTFO_HOME"] = home
+    if !bundled { environment["CTFO_BUNDLED_DECKS"] = "" }
+  }
+
+  /// Writes a file under the home folder and returns its path.
+  func write(_ name: String, _ text: String) throws -> String {
+    let path = home + "/" + name
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  func run(_ arguments: [String]) throws -> Result {
+    guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+      throw MissingBinary(path: Self.binary)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env.merge(environment) { _, new in new }
+    process.environment = env
+    // Files, not pipes: a large output cannot fill a pipe while the other one is read.
+    let outPath = home + "/.stdout-\(UUID().uuidString)"
+    let errPath = home + "/.stderr-\(UUID().uuidString)"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    defer {
+      try? FileManager.default.removeItem(atPath: outPath)
+      try? FileManager.default.removeItem(atPath: errPath)
+    }
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus,
+      stdout: try String(contentsOfFile: outPath, encoding: .utf8),
+      stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: home) }
+}
+
+struct MissingBinary: Error, CustomStringConvertible {
+  var path: String
+  var description: String { "no ctfo binary at \(path): run 'make test' (it builds the release binary first)" }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// The command line's contract (issues 2 and 5), on the release binary.
+@Suite struct CommandLineTests {
+  @Test func nextGivesEveryBundledTypeItsShareWithoutRepeats() throws {
+    let cli = try CommandLine()
+    defer { cli.remove() }
+    let types = try cli.run(["types", "--json"]).objects
+    let counts = Dictionary(uniqueKeysWithValues: types.map { ($0["name"] as! String, $0["cards"] as! Int) })
+    #expect(counts.count >= 6, "at least six bundled types: \(counts)")
+    let n = 30_000
+    let result = try cli.run(["next", "-n", "\(n)", "--json", "--seed", "7"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let cards = result.objects
+    #expect(cards.count == n)
+    var byType: [String: [String]] = [:]
+    for card in cards { byType[card["type"] as! String, default: []].append(card["id"] as! String) }
+    let share = Double(n) / Double(counts.count)
+    for (type, ids) in byType {
+      #expect(abs(Double(ids.count) - share) <= share * 0.02, "\(type): \(ids.count) of \(n)")
+      let cycle = counts[type]!
+      #expect(Set(ids.prefix(cycle)).count == min(cycle, ids.count), "\(type) repeated a card early")
+    }
+    for card in cards.prefix(50) {
+      let lines = card["lines"] as! [String]
+      #expect(lines.count <= 12 && card["truncated"] is Bool)
+    }
+  }
+
+  @Test func aDisabledTypeNeverAppearsAndEnablingBringsItBack() throws {
+    let cli = try CommandLine()
+    defer { cli.remove() }
+    let type = try #require(cli.run(["types", "--json"]).objects.first?["name"] as? String)
+    #expect(try cli.run(["disable", type]).status == 0)
+    let listed = try cli.run(["types", "--json"]).objects.first { $0["name"] as? String == type }
+    #expect(listed?["enabled"] as? Bool == false)
+    let cards = try cli.run(["next", "-n", "600", "--json"]).objects
+    #expect(cards.count == 600)
+    #expect(!cards.contains { $0["type"] as? String == type })
+    #expect(try cli.run(["enable", type]).status == 0)
+    let again = try cli.run(["next", "-n", "60", "--json"]).objects
+    #expect(again.contains { $0["type"] as? String == type })
+  }
+
+  @Test func disablingEveryTypeIsRefused() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let deck = try cli.write("one.jsonl", #"{"id":"a1","type":"a","body":"x"}"# + "\n")
+    let result = try cli.run(["disable", "a", "--deck", deck])
+    #expect(result.status != 0)
+    #expect(result.stderr.contains("at least one type must stay enabled"))
+  }
+
+  @Test func historyListsTheCardsShownNewestFirst() throws {
+    let cli = try CommandLine()
+    defer { cli.remove() }
+    let shown = try cli.run(["next", "-n", "5", "--json"]).objects.map { $0["id"] as! String }
+    let history = try cli.run(["history", "-n", "5", "--json"]).objects
+    #expect(history.map { $0["id"] as! String } == shown.reversed())
+    #expect(history.map { $0["index"] as! Int } == [4, 3, 2, 1, 0])
+  }
+
+  @Test func theBundledDecksPassDeckCheck() throws {
+    let cli = try CommandLine()
+    defer { cli.remove() }
+    let folder = CommandLine.repositoryRoot + "/Resources/decks"
+    let decks = try FileManager.default.contentsOfDirectory(atPath: folder)
+      .filter { $0.hasSuffix(".jsonl") }.map { folder + "/" + $0 }
+    #expect(decks.count >= 6)
+    let result = try cli.run(["deck", "check"] + decks)
+    #expect(result.status == 0, "\(result.stderr)")
+    let types = try cli.run(["types", "--json"]).objects
+    #expect(types.count >= 6)
+    for type in types { #expect((type["cards"] as! Int) >= 80, "\(type)") }
+  }
+
+  @Test func deckCheckNamesTheFileAndLineOfEveryBadLine() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let deck = try cli.write(
+      "bad.jsonl",
+      [
+        #"{"id":"ok1","type":"t","body":"fine"}"#, "not json", #"{"type":"t","body":"no id"}"#,
+        #"{"id":"x","type":"t","body":7}"#, #"{"id":"ok2","type":"t","body":"fine"}"#,
+      ].joined(separator: "\n") + "\n")
+    let result = try cli.run(["deck", "check", deck])
+    #expect(result.status == 1)
+    for line in [2, 3, 4] { #expect(result.stderr.contains("\(deck):\(line):"), "\(result.stderr)") }
+    #expect(!result.stderr.contains("\(deck):1:") && !result.stderr.contains("\(deck):5:"))
+    let next = try cli.run(["next", "-n", "4", "--json", "--deck", deck])
+    #expect(Set(next.objects.map { $0["id"] as! String }) == ["ok1", "ok2"], "the good lines load")
+  }
+
+  @Test func globalOptionsAreAcceptedBeforeAndAfterTheSubcommand() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let deck = try cli.write("d.jsonl", #"{"id":"a1","type":"a","body":"hello"}"# + "\n")
+    let after = try cli.run(["next", "--deck", deck, "--seed", "3", "--json"])
+    let before = try cli.run(["--deck", deck, "--seed", "3", "next", "--json"])
+    #expect(after.status == 0 && before.status == 0, "\(after.stderr) \(before.stderr)")
+    #expect(after.objects.first?["id"] as? String == "a1")
+    #expect(before.objects.first?["id"] as? String == "a1")
+  }
+
+  @Test func theSameSeedDealsTheSameCards() throws {
+    let a = try CommandLine()
+    let b = try CommandLine()
+    defer {
+      a.remove()
+      b.remove()
+    }
+    let first = try a.run(["next", "-n", "40", "--json", "--seed", "11"]).objects.map { $0["id"] as! String }
+    let second = try b.run(["next", "-n", "40", "--json", "--seed", "11"]).objects.map { $0["id"] as! String }
+    #expect(first.count == 40 && first == second)
+  }
+
+  @Test func aBadConfigValueNamesTheKeyAndTheAllowedValues() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    _ = try cli.write("config.toml", "on-replace = \"sometimes\"\n")
+    let result = try cli.run(["types"])
+    #expect(result.status != 0)
+    #expect(result.stderr.contains("on-replace"))
+    #expect(result.stderr.contains("clear-tombstones") && result.stderr.contains("ask-user"))
+    let flag = try cli.run(["types", "--undo-limit", "-3"])
+    #expect(flag.status != 0 && flag.stderr.contains("undo-limit"))
+  }
+
+  @Test func theAppRefusesToStartWithoutATerminal() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let result = try cli.run([])
+    #expect(result.status == 2)
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(result.stderr.contains("ctfo next"))
+  }
+
+  @Test func untrustedTextNeverReachesTheOutputRaw() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let deck = try cli.write(
+      "evil.jsonl",
+      #"{"id":"e1","type":"t","title":"\u001b[31mred\u0007","body":"bell\u0007 esc\u001b]0;title\u0007 bidi\u202e done"}"#
+        + "\n")
+    let result = try cli.run(["next", "--deck", deck, "--width", "60", "--height", "12"])
+    #expect(result.status == 0)
+    for bad in ["\u{1B}", "\u{07}", "\u{202E}"] { #expect(!result.stdout.contains(bad)) }
+    #expect(result.stdout.contains("done"))
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Drives a program in a detached tmux session on a private server: keys in, screen out.
+///
+///     let tmux = try TmuxDriver(command: "ctfo --deck d.jsonl", width: 80, height: 24)
+///     defer { tmux.kill() }
+///     try tmux.send("Right")
+///     let screen = try await tmux.waitFor("Fact") { $0.contains("Fact") }
+final class TmuxDriver {
+  /// A failed tmux command, or a screen that never showed what was awaited.
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  private let socket = "ctfo-e2e-\(UUID().uuidString)"
+
+  /// Starts `command` (run by sh) in a `width` x `height` window. The pane stays after the
+  /// program exits so that its last screen can still be read.
+  init(command: String, width: Int, height: Int) throws {
+    try tmux(
+      "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", command)
+    try tmux("set-option", "-g", "remain-on-exit", "on")
+  }
+
+  /// Sends tmux key names ("Right", "Enter", "Escape", "q", "Space", "BSpace").
+  func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys) }
+
+  /// The screen now, one string per row, trailing blanks removed.
+  func screen() throws -> [String] {
+    try tmux("capture-pane", "-p", "-t", "0").components(separatedBy: "\n")
+  }
+
+  /// A tmux format value of the pane, e.g. "#{alternate_on}".
+  func format(_ format: String) throws -> String {
+    try tmux("display-message", "-p", "-t", "0", format).trimmingCharacters(
+      in: .whitespacesAndNewlines)
+  }
+
+  func resize(width: Int, height: Int) throws {
+    try tmux("resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)")
+  }
+
+  /// Polls the screen until `condition` holds, failing after `seconds`: the other process
+  /// decides when the screen changes, so this is waiting on it, not a fixed sleep.
+  @discardableResult
+  func waitFor(
+    _ what: String, seconds: Double = 10, _ condition: ([String]) -> Bool
+  ) async throws -> [String] {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    var last: [String] = []
+    while ContinuousClock.now < deadline {
+      last = try screen()
+      if condition(last) { return last }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    throw Failure(
+      description: "timed out waiting for \(what); the screen was:\n"
+        + last.joined(separator: "\n"))
+  }
+
+  /// Waits until some row contains `text`.
+  @discardableResult
+  func waitFor(text: String, seconds: Double = 10) async throws -> [String] {
+    try await waitFor("'\(text)'", seconds: seconds) { $0.contains { $0.contains(text) } }
+  }
+
+  /// Stops the server and everything in it. Safe to call twice.
+  func kill() { _ = try? tmux("kill-server") }
+
+  @discardableResult
+  private func tmux(_ arguments: String...) throws -> String { try tmux(arguments) }
+
+  @discardableResult
+  private func tmux(_ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["tmux", "-L", socket] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    guard process.terminationStatus == 0 else {
+      throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed: \(text)")
+    }
+    return text
+  }
+}

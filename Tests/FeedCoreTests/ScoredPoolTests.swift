@@ -1,0 +1,146 @@
+import Testing
+
+@testable import FeedCore
+
+@Suite struct ScoredPoolTests {
+  @Test func everyCardIsPromotedOnceBeforeAnyReturns() {
+    var rng = SeededGenerator(seed: 3)
+    var pool = ScoredPool(count: 50)
+    let first = (0..<50).compactMap { _ in pool.promote(using: &rng) }
+    #expect(Set(first).count == 50)
+    #expect(pool.unseenCount == 0)
+    let second = (0..<50).compactMap { _ in pool.promote(using: &rng) }
+    #expect(Set(second).count == 50, "all cards return to the pool once every card was seen")
+  }
+
+  @Test func theBestServerScoreIsPromotedFirst() {
+    var rng = SeededGenerator(seed: 3)
+    var pool = ScoredPool(count: 100)
+    do {
+      let holds = pool.update(42, to: .init(value: 2.0, timestamp: 1))
+      #expect(holds)
+    }
+    do {
+      let holds = pool.update(37, to: .init(value: 1.5, timestamp: 1))
+      #expect(holds)
+    }
+    do {
+      let holds = pool.promote(using: &rng) == 42
+      #expect(holds)
+    }
+    do {
+      let holds = pool.promote(using: &rng) == 37
+      #expect(holds)
+    }
+  }
+
+  @Test func anOlderScoreIsIgnoredAndANewerOneKept() {
+    var rng = SeededGenerator(seed: 3)
+    var pool = ScoredPool(count: 10)
+    do {
+      let holds = pool.update(1, to: .init(value: 5, timestamp: 10))
+      #expect(holds)
+    }
+    do {
+      let holds = !pool.update(1, to: .init(value: 9, timestamp: 5))
+      #expect(holds, "older timestamp")
+    }
+    do {
+      let holds = !pool.update(1, to: .init(value: 9, timestamp: 10))
+      #expect(holds, "same timestamp")
+    }
+    do {
+      let holds = pool.update(2, to: .init(value: 4, timestamp: 1))
+      #expect(holds)
+    }
+    do {
+      let holds = pool.update(1, to: .init(value: 3, timestamp: 11))
+      #expect(holds, "newer, lower score")
+    }
+    do {
+      let holds = pool.promote(using: &rng) == 2
+      #expect(holds)
+    }
+    do {
+      let holds = pool.promote(using: &rng) == 1
+      #expect(holds)
+    }
+  }
+
+  @Test func aScoreForASeenCardIsIgnored() {
+    var rng = SeededGenerator(seed: 3)
+    var pool = ScoredPool(count: 3)
+    let seen = pool.promote(using: &rng)!
+    do {
+      let holds = !pool.update(seen, to: .init(value: 100, timestamp: 1))
+      #expect(holds)
+    }
+    #expect(!pool.isUnseen(seen))
+    let rest = [pool.promote(using: &rng), pool.promote(using: &rng)]
+    #expect(!rest.contains(seen))
+  }
+
+  @Test func failedCardsNeverReturn() {
+    var rng = SeededGenerator(seed: 9)
+    var pool = ScoredPool(count: 5)
+    let bad = pool.promote(using: &rng)!
+    pool.markFailed(bad)
+    for _ in 0..<40 { #expect(pool.promote(using: &rng) != bad) }
+    #expect(pool.availableCount == 4)
+  }
+
+  @Test func aPoolWhoseCardsAllFailedPromotesNothing() {
+    var rng = SeededGenerator(seed: 9)
+    var pool = ScoredPool(count: 2)
+    for _ in 0..<2 { pool.markFailed(pool.promote(using: &rng)!) }
+    do {
+      let holds = pool.promote(using: &rng) == nil
+      #expect(holds)
+    }
+    #expect(pool.availableCount == 0)
+  }
+
+  @Test func cardsInFlightStayOutOfTheNextCycle() {
+    var rng = SeededGenerator(seed: 5)
+    var pool = ScoredPool(count: 4)
+    let cycle = (0..<4).compactMap { _ in pool.promote(using: &rng) }
+    let inFlight = Set(cycle.suffix(2))
+    let next = pool.promote(excluding: inFlight, using: &rng)!
+    #expect(!inFlight.contains(next))
+  }
+
+  @Test func aPutBackCardIsUnseenAgain() {
+    var rng = SeededGenerator(seed: 5)
+    var pool = ScoredPool(count: 3)
+    let card = pool.promote(using: &rng)!
+    pool.putBack(card)
+    #expect(pool.isUnseen(card))
+    #expect(pool.unseenCount == 3)
+  }
+
+  @Test func withoutScoresTheChoiceIsUniform() {
+    // The first card promoted from a fresh 10-card pool, over 20,000 pools: each about 2,000.
+    var rng = SeededGenerator(seed: 11)
+    var counts = [Int](repeating: 0, count: 10)
+    for _ in 0..<20_000 {
+      var pool = ScoredPool(count: 10)
+      counts[pool.promote(using: &rng)!] += 1
+    }
+    for c in counts { #expect((1_800...2_200).contains(c), "counts: \(counts)") }
+  }
+
+  @Test func randomScoresInterleaveWithServerScores() {
+    // A server score of 0.5 among 9 unscored cards: it beats the best random score with
+    // probability 0.5^9, and is promoted in the middle of the cycle on average.
+    var rng = SeededGenerator(seed: 2)
+    var positions = 0
+    for _ in 0..<2_000 {
+      var pool = ScoredPool(count: 10)
+      pool.update(0, to: .init(value: 0.5, timestamp: 1))
+      let order = (0..<10).compactMap { _ in pool.promote(using: &rng) }
+      positions += order.firstIndex(of: 0)!
+    }
+    let mean = Double(positions) / 2_000
+    #expect((4.2...4.8).contains(mean), "mean position \(mean), expected 4.5")
+  }
+}

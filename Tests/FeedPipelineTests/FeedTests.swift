@@ -1,0 +1,163 @@
+import CardText
+import FeedCore
+import Testing
+
+@testable import FeedPipeline
+
+private let area = TextArea(width: 40, height: 10)
+
+private func makeFeed(
+  _ source: some CardSource, enabled: Set<String>? = nil, lookahead: Int = 5, seed: UInt64 = 1,
+  onReady: @escaping @Sendable () -> Void = {}
+) async throws -> Feed {
+  let catalog = try await source.catalog()
+  return Feed(
+    source: source, catalog: catalog, enabled: enabled ?? Set(catalog.map(\.type.name)),
+    lookahead: lookahead, seed: seed, area: area, onReady: onReady)
+}
+
+private extension FeedItem {
+  var card: Card? { if case .card(let c) = self { c.card } else { nil } }
+}
+
+@Suite struct FeedTests {
+  @Test func preparationsRunConcurrently() async throws {
+    let source = GatedSource(counts: ["a": 20])
+    let feed = try await makeFeed(source, lookahead: 5)
+    feed.start()
+    let gates = await source.requests.take(5)
+    #expect(gates.count == 5, "five fetches in flight before any finished")
+    for gate in gates { gate.succeed() }
+    feed.stop()
+  }
+
+  @Test func aCardIsReadyAsSoonAsItsPreparationEndsWhateverItsPlace() async throws {
+    let source = GatedSource(counts: ["a": 20])
+    let ready = ReadySignal()
+    let feed = try await makeFeed(source, lookahead: 3, onReady: ready.callback)
+    feed.start()
+    let gates = await source.requests.take(3)
+    #expect(feed.takeNext() == .loading)
+    gates[2].succeed()
+    _ = await ready.stream.take(1)
+    #expect(feed.takeNext().card?.id == "a-\(gates[2].ordinal)")
+    for gate in gates { gate.succeed() }
+    feed.stop()
+  }
+
+  @Test func theFirstCardToBeReadyReplacesThePlaceholderWithoutAKey() async throws {
+    let source = GatedSource(counts: ["a": 20])
+    let feed = try await makeFeed(source, lookahead: 2)
+    feed.start()
+    let gates = await source.requests.take(2)
+    async let waited = feed.next()
+    gates[1].succeed()
+    #expect(await waited.card?.id == "a-\(gates[1].ordinal)")
+    gates[0].succeed()
+    feed.stop()
+  }
+
+  @Test func showingACardStartsThePreparationOfOneMore() async throws {
+    let source = GatedSource(counts: ["a": 20])
+    let feed = try await makeFeed(source, lookahead: 2)
+    feed.start()
+    var requests = source.requests.makeAsyncIterator()
+    let first = await requests.next()!
+    let second = await requests.next()!
+    first.succeed()
+    _ = await feed.next()
+    let third = await requests.next()
+    #expect(third != nil)
+    second.succeed()
+    third?.succeed()
+    feed.stop()
+  }
+
+  @Test func failedCardsAreSkippedAndTheFeedGoesOn() async throws {
+    let source = InstantSource(counts: ["a": 30, "b": 30], failing: { _, o in o % 3 == 0 })
+    let feed = try await makeFeed(source)
+    feed.start()
+    var seen: [String] = []
+    for _ in 0..<40 { seen.append(try #require(await feed.next().card).id) }
+    #expect(seen.allSatisfy { Int($0.split(separator: "-")[1])! % 3 != 0 })
+    #expect(Set(seen).count == 40, "40 distinct good cards exist, no repeats before running out")
+    feed.stop()
+  }
+
+  @Test func aTypeWhoseEveryCardFailsIsReportedAndSetAside() async throws {
+    let source = InstantSource(counts: ["good": 10, "bad": 10], failing: { t, _ in t == "bad" })
+    let feed = try await makeFeed(source)
+    feed.start()
+    for _ in 0..<30 { #expect(try #require(await feed.next().card).type == "good") }
+    let bad = feed.statuses.first { $0.type.name == "bad" }
+    #expect(bad?.failing == true)
+    feed.stop()
+  }
+
+  @Test func whenNothingCanBePreparedTheCallerIsToldInsteadOfWaiting() async throws {
+    let source = InstantSource(counts: ["bad": 4], failing: { _, _ in true })
+    let feed = try await makeFeed(source)
+    feed.start()
+    guard case .unavailable(let message) = await feed.next() else {
+      Issue.record("expected .unavailable")
+      return
+    }
+    #expect(message.contains("No card can be prepared"))
+  }
+
+  @Test func disablingATypeWhilePreparingCancelsItsPreparations() async throws {
+    let source = GatedSource(counts: ["a": 10, "b": 10])
+    let feed = try await makeFeed(source, lookahead: 4)
+    feed.start()
+    let first = await source.requests.take(4)
+    feed.setEnabled(["a"])
+    for gate in first where gate.type == "a" { gate.succeed() }
+    for gate in first where gate.type == "b" {
+      #expect(gate.wasCancelled, "the preparation of a disabled type's card is cancelled")
+      gate.succeed()
+    }
+    let refills = await source.requests.take(first.filter { $0.type == "b" }.count)
+    #expect(refills.allSatisfy { $0.type == "a" })
+    for gate in refills { gate.succeed() }
+    for _ in 0..<4 { #expect(await feed.next().card?.type == "a") }
+    feed.stop()
+  }
+
+  @Test func enablingATypeStartsOverWithBothTypes() async throws {
+    let feed = try await makeFeed(InstantSource(counts: ["a": 50, "b": 50]), enabled: ["a"])
+    feed.start()
+    for _ in 0..<5 { #expect(await feed.next().card?.type == "a") }
+    feed.setEnabled(["a", "b"])
+    var types: [String] = []
+    for _ in 0..<20 { types.append(await feed.next().card?.type ?? "none") }
+    // 25 slots are dealt in rounds of two; the 20 shown are the first to finish.
+    #expect((7...13).contains(types.filter { $0 == "b" }.count), "\(types)")
+    feed.stop()
+  }
+
+  @Test func resizingLaysReadyCardsOutAgainFromTheFetchedData() async throws {
+    let source = InstantSource(counts: ["a": 10])
+    let ready = ReadySignal()
+    let feed = try await makeFeed(source, lookahead: 3, onReady: ready.callback)
+    feed.start()
+    _ = await ready.stream.take(3)
+    feed.resize(to: TextArea(width: 12, height: 30))
+    guard case .card(let card) = feed.takeNext() else {
+      Issue.record("expected a ready card")
+      return
+    }
+    #expect(card.layout.lines.allSatisfy { DisplayWidth.of($0) <= 12 })
+    #expect(card.layout.lines.count > 3)
+    feed.stop()
+  }
+
+  @Test func everyEnabledTypeGetsAnEqualShare() async throws {
+    let counts = ["a": 500, "b": 80, "c": 81, "d": 90, "e": 7, "f": 1000]
+    let feed = try await makeFeed(InstantSource(counts: counts), seed: 42)
+    feed.start()
+    var shown: [String: Int] = [:]
+    for _ in 0..<30_000 { shown[await feed.next().card!.type, default: 0] += 1 }
+    for type in counts.keys { #expect(abs(shown[type]! - 5_000) <= 100, "\(shown)") }
+    feed.stop()
+  }
+}

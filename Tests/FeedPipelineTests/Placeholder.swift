@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderFeedPipeline() { #expect(Bool(true)) }

@@ -1,0 +1,67 @@
+import CardText
+import Foundation
+import Testing
+
+/// Compares a rendered grid with a snapshot file under Snapshots/, or records it when
+/// RECORD_SNAPSHOTS=1. A missing snapshot fails unless recording.
+///
+/// The file holds the text of every row between `|` marks, then a style map with one
+/// character per cell ('.' plain, a letter per style) and the legend of those letters.
+enum Snapshot {
+  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Snapshots")
+
+  static func assert(
+    _ grid: CellGrid, named name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let file = directory.appendingPathComponent("\(name).\(grid.width)x\(grid.height).txt")
+    let text = render(grid)
+    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+      try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      #expect(throws: Never.self) { try text.write(to: file, atomically: true, encoding: .utf8) }
+      return
+    }
+    guard let recorded = try? String(contentsOf: file, encoding: .utf8) else {
+      Issue.record(
+        "missing snapshot \(file.lastPathComponent); record with RECORD_SNAPSHOTS=1",
+        sourceLocation: sourceLocation)
+      return
+    }
+    #expect(text == recorded, "snapshot \(file.lastPathComponent)", sourceLocation: sourceLocation)
+  }
+
+  static func render(_ grid: CellGrid) -> String {
+    var styles: [CellStyle] = []
+    var map: [String] = []
+    for row in 0..<grid.height {
+      var line = ""
+      for column in 0..<grid.width {
+        let style = grid[row, column].style
+        if style == .plain {
+          line.append(".")
+          continue
+        }
+        if !styles.contains(style) { styles.append(style) }
+        line.append(letter(styles.firstIndex(of: style)!))
+      }
+      map.append(line)
+    }
+    let text = grid.lines.map { "|" + $0 + "|" }
+    let legend = styles.enumerated().map { "\(letter($0.offset)): \(describe($0.element))" }
+    return (text + ["", "styles:"] + map + legend).joined(separator: "\n") + "\n"
+  }
+
+  private static func letter(_ index: Int) -> Character {
+    Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(index % 26)))
+  }
+
+  private static func describe(_ style: CellStyle) -> String {
+    var parts: [String] = []
+    if let colour = style.foreground { parts.append(colour.rawValue) }
+    if style.bold { parts.append("bold") }
+    if style.reverse { parts.append("reverse") }
+    if style.dim { parts.append("dim") }
+    if style.underline { parts.append("underline") }
+    return parts.joined(separator: " ")
+  }
+}

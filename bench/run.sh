@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# make bench: every performance figure of the README, measured in one run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+need=()
+[ -x /usr/games/fortune ] || need+=(fortune-mod)
+command -v hyperfine >/dev/null || need+=(hyperfine)
+[ -x /usr/bin/time ] || need+=(time)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "bench needs: ${need[*]} (sudo apt-get install ${need[*]})" >&2; exit 1
+  fi
+fi
+
+swift build -c release --static-swift-stdlib --product ctfo >/dev/null
+swift build -c release --static-swift-stdlib --product ctfo-bench >/dev/null
+ctfo=$root/.build/release/ctfo
+bench=$root/.build/release/ctfo-bench
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export CTFO_HOME=$work/home
+mkdir -p "$CTFO_HOME"
+
+echo "== machine: $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%dT%H:%MZ)"
+
+echo "== feed: cards dealt per second by 'ctfo next --json' at 60x12 to /dev/null (target >= 50,000/s)"
+"$ctfo" next -n 1 >/dev/null   # index the bundled decks first
+for n in 30000; do
+  start=$(date +%s.%N)
+  "$ctfo" next -n $n --json --width 60 --height 12 >/dev/null
+  end=$(date +%s.%N)
+  python3 -c "import sys; n=$n; t=$end-$start; print(f'next -n {n}: {t:.3f} s, {n/t:,.0f} cards/s')"
+done
+
+echo "== start: 'ctfo next -n 1' beside fortune (target: ctfo no slower)"
+hyperfine -N --warmup 20 --runs 200 --style basic \
+  "$ctfo next -n 1 --width 60 --height 12" "/usr/games/fortune" 2>&1 | grep -E "Time|±|faster|slower|^ +[0-9.]+ ± "
+
+echo "== layout: CardText on cardcorpus.py 2000 1 at 60x12, one core (target >= 150,000 cards/s)"
+python3 ../shared/bench/cardcorpus.py 2000 1 >"$work/corpus.txt"
+taskset -c 0 "$bench" layout "$work/corpus.txt"
+
+echo "== decks: a 1,000,000-card deck (targets: import <= 15 s, launch <= 100 ms, peak <= 150 MB)"
+"$bench" gen-deck 1000000 "$work/big.jsonl"
+export CTFO_HOME=$work/big
+mkdir -p "$CTFO_HOME"
+/usr/bin/time -f "first import + first card: %e s wall, peak %M KB" \
+  "$ctfo" --deck "$work/big.jsonl" next -n 1 >/dev/null
+hyperfine -N --warmup 3 --runs 30 --style basic \
+  "$ctfo --deck $work/big.jsonl next -n 1" 2>&1 | grep -E "Time|±"
+/usr/bin/time -f "later launch to first card: %e s wall, peak %M KB" \
+  "$ctfo" --deck "$work/big.jsonl" next -n 1 >/dev/null
+
+echo "== terminal: key-to-frame latency, idle CPU, launch to first card (pty, 80x24)"
+export CTFO_HOME=$work/pty
+mkdir -p "$CTFO_HOME"
+python3 bench/pty_bench.py "$ctfo"
