@@ -62,12 +62,20 @@ enum TerminalType {
     noecho()
     nonl()
     set_escdelay(25)
+    // Without this, doupdate polls the keyboard while it writes and postpones the rest of a
+    // frame when a key is waiting: every frame is drawn whole instead.
+    typeahead(-1)
     curs_set(0)
     let window = newwin(0, 0, 0, 0)!
     keypad(window, true)
     nodelay(window, true)
     leaveok(window, true)
     scrollok(window, false)
+    // ncurses 6.4 flushes its output after every cursor move until the screen has been through
+    // endwin once (`_endwin` stays ewInitial after newterm): a frame would leave in dozens of
+    // writes. One endwin-and-resume here lets every doupdate write its frame in one go.
+    endwin()
+    doupdate()
     return window
   }
 
