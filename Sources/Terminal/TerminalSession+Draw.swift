@@ -66,7 +66,9 @@ extension TerminalSession {
       text[count] = 0
       var cell = cchar_t()
       let pair = hasColour ? style.foreground.map(TerminalType.pair(of:)) ?? 0 : 0
-      guard setcchar(&cell, text.baseAddress, attributes(of: style), pair, nil) == OK else { return }
+      guard setcchar(&cell, text.baseAddress, attributes(of: style), pair, nil) == OK else {
+        return
+      }
       // Past the bottom-right cell the cursor cannot advance: curses stores the cell and
       // reports ERR, which is expected there.
       _ = mvwadd_wch(window, Int32(row), Int32(column), &cell)
