@@ -167,7 +167,8 @@ def main():
     args = parse_arguments()
     binary = os.path.abspath(args.binary)
     markers = [m.encode() for m in args.marker or []]
-    markers = markers or (card_titles(args.deck) if args.deck else bundled_titles(binary))
+    # The bundled decks stay enabled beside --deck: a card of either may come first.
+    markers = markers or (card_titles(args.deck) if args.deck else []) + bundled_titles(binary)
     if not markers:
         sys.exit("pty_bench: no marker: pass --marker TEXT or --deck FILE")
     home = os.environ.get("CTFO_HOME") or tempfile.mkdtemp(prefix="ctfo-pty-bench-")
