@@ -21,7 +21,7 @@ extension TerminalSession {
     while true {
       let ready = poll(&fds, nfds_t(fds.count), timeout)
       if ready < 0 && errno == EINTR { continue }
-      var events = signalEvents()
+      var events = fds[1].revents & Int16(POLLIN) != 0 ? signalEvents() : []
       if fds[2].revents & Int16(POLLIN) != 0 {
         drain(wakeFD)
         events.append(.wake)

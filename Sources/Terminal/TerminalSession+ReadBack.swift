@@ -17,7 +17,7 @@ extension TerminalSession {
 
   private func style(_ attributes: attr_t, pair: Int16) -> CellStyle {
     CellStyle(
-      foreground: pair > 0 ? TerminalColour.allCases[Int(pair) - 1] : nil,
+      foreground: TerminalColour.allCases.first { TerminalType.pair(of: $0) == pair },
       bold: attributes & cnc_a_bold() != 0, reverse: attributes & cnc_a_reverse() != 0,
       dim: attributes & cnc_a_dim() != 0, underline: attributes & cnc_a_underline() != 0)
   }

@@ -62,28 +62,52 @@ enum TerminalType {
     noecho()
     nonl()
     set_escdelay(25)
+    // Without this, doupdate polls the keyboard while it writes and postpones the rest of a
+    // frame when a key is waiting: every frame is drawn whole instead.
+    typeahead(-1)
     curs_set(0)
     let window = newwin(0, 0, 0, 0)!
     keypad(window, true)
     nodelay(window, true)
     leaveok(window, true)
     scrollok(window, false)
+    // ncurses 6.4 flushes its output after every cursor move until the screen has been through
+    // endwin once (`_endwin` stays ewInitial after newterm): a frame would leave in dozens of
+    // writes. One endwin-and-resume here lets every doupdate write its frame in one go.
+    endwin()
+    doupdate()
     return window
   }
 
-  /// Starts colours with the terminal's own background: pair n + 1 is `TerminalColour` n.
+  /// Starts colours with the terminal's own background, one pair per `TerminalColour`.
   /// False when the terminal has none.
   static func startColours() -> Bool {
     guard has_colors(), start_color() == OK else { return false }
     let background: Int16 = use_default_colors() == OK ? -1 : Int16(COLOR_BLACK)
-    for (index, _) in TerminalColour.allCases.enumerated() {
-      init_pair(Int16(index + 1), Int16(index), background)
+    for colour in TerminalColour.allCases {
+      init_pair(pair(of: colour), number(of: colour), background)
     }
     return true
   }
 
   /// The colour pair of a colour, as `startColours` set them up.
   static func pair(of colour: TerminalColour) -> Int16 {
-    Int16(TerminalColour.allCases.firstIndex(of: colour)! + 1)
+    number(of: colour) + 1
+  }
+
+  /// The curses number of a colour.
+  static func number(of colour: TerminalColour) -> Int16 {
+    let number =
+      switch colour {
+      case .black: COLOR_BLACK
+      case .red: COLOR_RED
+      case .green: COLOR_GREEN
+      case .yellow: COLOR_YELLOW
+      case .blue: COLOR_BLUE
+      case .magenta: COLOR_MAGENTA
+      case .cyan: COLOR_CYAN
+      case .white: COLOR_WHITE
+      }
+    return Int16(number)
   }
 }

@@ -54,7 +54,8 @@ final class PseudoTerminal: Sendable {
     let before = written.count
     _ = Self.marker.withUnsafeBytes { write(slave, $0.baseAddress, $0.count) }
     let arrived = waitForOutput {
-      $0.count >= before + Self.marker.count && $0.suffix(Self.marker.count).elementsEqual(Self.marker)
+      $0.count >= before + Self.marker.count
+        && $0.suffix(Self.marker.count).elementsEqual(Self.marker)
     }
     precondition(arrived, "the terminal's output stopped")
     return written.count

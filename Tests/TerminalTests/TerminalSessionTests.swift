@@ -24,7 +24,7 @@ import Testing
   @Test func refusesWhatIsNotATerminal() {
     var ends: [Int32] = [-1, -1]
     #expect(pipe(&ends) == 0)
-    defer { ends.forEach { _ = close($0) } }
+    defer { for end in ends { close(end) } }
     #expect(throws: TerminalError.notATerminal) {
       try TerminalSession.open(input: ends[0], output: ends[1], term: Self.term, colour: true)
     }
@@ -165,7 +165,8 @@ import Testing
 
   /// Every cell of the grid, read back from curses.
   func expectWindow(
-    of session: TerminalSession, shows grid: CellGrid, sourceLocation: SourceLocation = #_sourceLocation
+    of session: TerminalSession, shows grid: CellGrid,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
     for row in 0..<grid.height {
       for column in 0..<grid.width {

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Measures the interactive ctfo through a pseudo-terminal at 80x24.
+
+    python3 bench/pty_bench.py .build/release/ctfo [--deck FILE] [--swipes 200] [--idle 10]
+
+Prints one line per figure:
+  launch to first card  time from spawn until a card's title is on the screen (target <= 50 ms)
+  swipe key-to-first-byte  Right arrow sent -> the first byte of the answer
+  swipe key-to-frame    Right arrow sent -> the first frame after it fully written (target
+                        median <= 1 ms); the end of a frame is a pause of --gap ms in the output
+  swipe key-to-settled  Right arrow sent -> the last byte before the output stays quiet (the
+                        slide-out's frames included)
+  idle CPU              utime + stime ticks from /proc/PID/stat over --idle seconds (target 0)
+
+Uses CTFO_HOME from the environment when set, otherwise a temporary directory. Python 3
+standard library only.
+"""
+
+import argparse
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import signal
+import statistics
+import struct
+import sys
+import tempfile
+import termios
+import time
+
+RIGHT = b"\x1bOC"  # what a terminal in keypad mode (smkx) sends for the Right arrow
+ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78]|O.)")
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary", help="the ctfo binary")
+    parser.add_argument("--deck", help="a deck file, passed as --deck FILE")
+    parser.add_argument("--swipes", type=int, default=200)
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of idling")
+    parser.add_argument("--gap", type=float, default=4.0, help="ms of silence ending a frame")
+    parser.add_argument("--settle", type=float, default=100.0, help="ms of silence after a swipe")
+    parser.add_argument("--marker", action="append", help="text that shows a card is drawn")
+    return parser.parse_args()
+
+
+def card_titles(deck):
+    """The titles of the cards of a deck file (JSON lines), the launch markers."""
+    titles = []
+    with open(deck, encoding="utf-8") as lines:
+        for line in lines:
+            card = json.loads(line) if line.strip() else {}
+            if "id" in card and card.get("title"):
+                titles.append(card["title"][:20].encode())
+    return titles
+
+
+def bundled_titles(binary):
+    """Titles of the bundled decks, found beside the source tree the binary was built in."""
+    for root in (os.path.dirname(os.path.abspath(binary)), os.getcwd()):
+        while root != "/":
+            decks = os.path.join(root, "Resources", "decks")
+            if os.path.isdir(decks):
+                return [t for f in sorted(os.listdir(decks)) if f.endswith(".jsonl")
+                        for t in card_titles(os.path.join(decks, f))]
+            root = os.path.dirname(root)
+    return []
+
+
+class Terminal:
+    """A child process on the master side of a pseudo-terminal, with its output as plain text."""
+
+    def __init__(self, argv, env, columns=80, lines=24):
+        self.started = time.perf_counter()
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+            os.execve(argv[0], argv, env)
+        self.text = b""
+
+    def read(self, timeout):
+        """Reads what is there within timeout seconds; returns the bytes, or b"" when none."""
+        ready, _, _ = select.select([self.fd], [], [], max(timeout, 0))
+        if not ready:
+            return b""
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:
+            raise EOFError("the app closed the terminal") from None
+        if not data:
+            raise EOFError("the app closed the terminal")
+        self.text = (self.text + ESCAPES.sub(b"", data))[-65536:]
+        return data
+
+    def wait_for(self, markers, timeout=10.0):
+        """Seconds from spawn until one of the markers is on screen."""
+        deadline = time.perf_counter() + timeout
+        while not any(m in self.text for m in markers):
+            if time.perf_counter() > deadline:
+                raise TimeoutError("no card appeared; last output: %r" % self.text[-300:])
+            self.read(deadline - time.perf_counter())
+        return time.perf_counter() - self.started
+
+    def quiet(self, milliseconds):
+        """Reads until the output pauses for milliseconds; returns the time of the last byte."""
+        last = time.perf_counter()
+        while self.read(milliseconds / 1000):
+            last = time.perf_counter()
+        return last
+
+    def swipe(self, gap, settle):
+        """Sends Right; returns (key-to-first-byte, key-to-frame, key-to-settled) in seconds."""
+        sent = time.perf_counter()
+        os.write(self.fd, RIGHT)
+        if not self.read(2.0):
+            raise TimeoutError("no frame within 2 s of a swipe")
+        first = time.perf_counter()
+        frame = max(first, self.quiet(gap))
+        settled = max(frame, self.quiet(settle))
+        return first - sent, frame - sent, settled - sent
+
+    def cpu_ticks(self):
+        with open("/proc/%d/stat" % self.pid) as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+
+    def idle_ticks(self, seconds):
+        """CPU ticks used while nothing is sent, draining any output meanwhile."""
+        before = self.cpu_ticks()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            self.read(deadline - time.perf_counter())
+        return self.cpu_ticks() - before
+
+    def quit(self):
+        """Sends q and waits for the exit; SIGTERM after 5 s. Returns the wait status."""
+        os.write(self.fd, b"q")
+        deadline = time.perf_counter() + 5
+        while time.perf_counter() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return status
+            try:
+                self.read(0.05)
+            except EOFError:
+                pass
+        os.kill(self.pid, signal.SIGTERM)
+        return os.waitpid(self.pid, 0)[1]
+
+
+def milliseconds(seconds):
+    return "%.2f ms" % (seconds * 1000)
+
+
+def summary(name, samples):
+    samples = sorted(samples)
+    p95 = samples[min(len(samples) - 1, int(round(0.95 * (len(samples) - 1))))]
+    return "%s (N=%d): median %s, p95 %s, max %s" % (
+        name, len(samples), milliseconds(statistics.median(samples)), milliseconds(p95),
+        milliseconds(samples[-1]))
+
+
+def main():
+    args = parse_arguments()
+    binary = os.path.abspath(args.binary)
+    markers = [m.encode() for m in args.marker or []]
+    # The bundled decks stay enabled beside --deck: a card of either may come first.
+    markers = markers or (card_titles(args.deck) if args.deck else []) + bundled_titles(binary)
+    if not markers:
+        sys.exit("pty_bench: no marker: pass --marker TEXT or --deck FILE")
+    home = os.environ.get("CTFO_HOME") or tempfile.mkdtemp(prefix="ctfo-pty-bench-")
+    env = dict(os.environ, CTFO_HOME=home, TERM="xterm-256color", LANG="C.UTF-8")
+    env.pop("NO_COLOR", None)
+    argv = [binary] + (["--deck", os.path.abspath(args.deck)] if args.deck else [])
+
+    app = Terminal(argv, env)
+    try:
+        print("launch to first card: %s" % milliseconds(app.wait_for(markers)))
+        app.quiet(args.settle)
+        swipes = [app.swipe(args.gap, args.settle) for _ in range(args.swipes)]
+        print(summary("swipe key-to-first-byte", [first for first, _, _ in swipes]))
+        print(summary("swipe key-to-frame", [frame for _, frame, _ in swipes]))
+        print(summary("swipe key-to-settled", [settled for _, _, settled in swipes]))
+        app.idle_ticks(1.0)  # the last swipes' background work (preparing, committing) ends first
+        print("idle CPU over %g s: %d ticks" % (args.idle, app.idle_ticks(args.idle)))
+    finally:
+        status = app.quit()
+    print("quit: %s" % ("exit %d" % os.WEXITSTATUS(status) if os.WIFEXITED(status)
+                        else "signal %d" % os.WTERMSIG(status)))
+
+
+if __name__ == "__main__":
+    main()
