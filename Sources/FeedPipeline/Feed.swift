@@ -29,6 +29,7 @@ public final class Feed: Sendable {
   }
 
   private let source: any CardSource
+  private let inDealOrder: Bool
   private let metadata: [String: CardType]
   private let onReady: @Sendable () -> Void
   private let state: Mutex<State>
@@ -38,13 +39,17 @@ public final class Feed: Sendable {
   ///   - enabled: the types the settings enable.
   ///   - seed: seeds every random choice; the same seed deals the same feed.
   ///   - area: the text area cards are laid out for.
+  ///   - inDealOrder: hand cards out in the order they were dealt rather than the order they
+  ///     became ready, so the same seed prints the same cards (`ctfo next`).
   ///   - onReady: called from a background thread when a card becomes ready or the feed
   ///     becomes unavailable (the app writes its wake-up pipe here).
   public init(
     source: any CardSource, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5,
-    seed: UInt64, area: TextArea, onReady: @escaping @Sendable () -> Void = {}
+    seed: UInt64, area: TextArea, inDealOrder: Bool = false,
+    onReady: @escaping @Sendable () -> Void = {}
   ) {
     self.source = source
+    self.inDealOrder = inDealOrder
     self.onReady = onReady
     metadata = Dictionary(catalog.map { ($0.type.name, $0.type) }) { a, _ in a }
     let engine = FeedEngine<Prepared>(
@@ -60,7 +65,7 @@ public final class Feed: Sendable {
   /// again after `onReady`); `.unavailable` when nothing can be prepared. Showing a card starts
   /// the preparation of one more.
   public func takeNext() -> FeedItem {
-    let (item, effects) = state.withLock { Self.take(&$0) }
+    let (item, effects) = state.withLock { take(&$0) }
     perform(effects)
     return item
   }
@@ -71,11 +76,11 @@ public final class Feed: Sendable {
     guard item == .loading else { return item }
     return await withCheckedContinuation { waiter in
       let (now, effects): (FeedItem?, [FeedEffect]) = state.withLock { s in
-        if s.engine.ready.isEmpty, !s.engine.isUnavailable, !s.stopped {
+        if !s.engine.hasNext(inDealOrder: inDealOrder), !s.engine.isUnavailable, !s.stopped {
           s.waiters.append(waiter)
           return (nil, [])
         }
-        let (item, effects) = Self.take(&s)
+        let (item, effects) = take(&s)
         return (item, effects)
       }
       perform(effects)
@@ -142,13 +147,13 @@ public final class Feed: Sendable {
   private static let unavailableMessage =
     "No card can be prepared: every enabled type is empty or failing. Enable another type in settings, or check the decks."
 
-  private static func take(_ s: inout State) -> (FeedItem, [FeedEffect]) {
-    let (payload, effects) = s.engine.takeNext()
+  private func take(_ s: inout State) -> (FeedItem, [FeedEffect]) {
+    let (payload, effects) = s.engine.takeNext(inDealOrder: inDealOrder)
     if let payload {
       let card = payload.area == s.area ? payload.card : Preparation.laidOut(payload.card.card, for: s.area)
       return (.card(card), effects)
     }
-    return (s.engine.isUnavailable ? .unavailable(unavailableMessage) : .loading, effects)
+    return (s.engine.isUnavailable ? .unavailable(Self.unavailableMessage) : .loading, effects)
   }
 
   private func perform(_ effects: [FeedEffect]) {
@@ -189,8 +194,8 @@ public final class Feed: Sendable {
     let (handoffs, effects) = state.withLock { s in
       var handoffs: [(CheckedContinuation<FeedItem, Never>, FeedItem)] = []
       var effects: [FeedEffect] = []
-      while !s.waiters.isEmpty, !s.engine.ready.isEmpty || s.engine.isUnavailable {
-        let (item, more) = Self.take(&s)
+      while !s.waiters.isEmpty, s.engine.hasNext(inDealOrder: inDealOrder) || s.engine.isUnavailable {
+        let (item, more) = take(&s)
         effects += more
         handoffs.append((s.waiters.removeFirst(), item))
       }

@@ -21,7 +21,10 @@ struct CTFO: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
+  /// The interactive app runs on the main thread: its loop blocks in poll(2), which must not
+  /// take one of the cooperative pool's threads from the card preparations.
   func run() async throws {
-    try Interactive.run(global)
+    let global = global
+    try await MainActor.run { try Interactive.run(global) }
   }
 }

@@ -55,12 +55,14 @@ struct Launch {
   }
 
   /// A feed over the enabled types, laid out for `area`.
-  func feed(area: TextArea, onReady: @escaping @Sendable () -> Void = {}) throws -> Feed {
+  func feed(
+    area: TextArea, inDealOrder: Bool = false, onReady: @escaping @Sendable () -> Void = {}
+  ) throws -> Feed {
     let catalog = try catalog()
     let disabled = try state.disabledTypes()
     let enabled = Set(catalog.map(\.type.name)).subtracting(disabled)
     return Feed(
       source: source(), catalog: catalog, enabled: enabled, lookahead: configuration.lookahead,
-      seed: seed, area: area, onReady: onReady)
+      seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady)
   }
 }

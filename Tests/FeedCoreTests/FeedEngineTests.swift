@@ -223,4 +223,15 @@ struct EngineDriver {
     d.apply(d.engine.takeNext().effects)
     #expect(d.pending.last?.ordinal == 77)
   }
+
+  @Test func inDealOrderTheOldestCardDealtComesFirstWhateverFinishedFirst() {
+    var d = EngineDriver(types: [("a", 10)], lookahead: 3)
+    let (first, second) = (d.pending[0], d.pending[1])
+    d.engine.prepared(second, second)
+    #expect(!d.engine.hasNext(inDealOrder: true))
+    #expect(d.engine.takeNext(inDealOrder: true).payload == nil)
+    d.engine.prepared(first, first)
+    #expect(d.engine.takeNext(inDealOrder: true).payload == first)
+    #expect(d.engine.takeNext(inDealOrder: true).payload == second)
+  }
 }

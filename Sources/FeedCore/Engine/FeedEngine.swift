@@ -71,9 +71,28 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
 
   /// Takes the first ready card (nil when none is ready: show the placeholder) and starts the
   /// preparation of one more.
-  public mutating func takeNext() -> (payload: Payload?, effects: [FeedEffect]) {
-    let taken = ready.popFirst()
-    return (taken?.payload, fill())
+  ///
+  /// `inDealOrder` waits instead for the oldest card dealt, so that the order shown depends
+  /// only on the seed and not on which preparation finished first: reproducible output for
+  /// `ctfo next --seed`. The interactive feed shows cards in order of readiness.
+  public mutating func takeNext(inDealOrder: Bool = false) -> (payload: Payload?, effects: [FeedEffect]) {
+    guard let i = nextReadyIndex(inDealOrder: inDealOrder) else { return (nil, fill()) }
+    let taken = ready.remove(at: i)
+    return (taken.payload, fill())
+  }
+
+  /// True when `takeNext(inDealOrder:)` would hand out a card.
+  public func hasNext(inDealOrder: Bool = false) -> Bool {
+    nextReadyIndex(inDealOrder: inDealOrder) != nil
+  }
+
+  private func nextReadyIndex(inDealOrder: Bool) -> Int? {
+    guard inDealOrder else { return ready.isEmpty ? nil : ready.startIndex }
+    guard let oldest = ready.indices.min(by: { ready[$0].slot.id < ready[$1].slot.id }) else {
+      return nil
+    }
+    if let preparing = preparing.first, preparing.id < ready[oldest].slot.id { return nil }
+    return oldest
   }
 
   /// A preparation ended well: the card enters the ready queue at once, whatever its place in

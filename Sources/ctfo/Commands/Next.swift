@@ -30,7 +30,7 @@ struct Next: AsyncParsableCommand {
     let launch = try Launch(global)
     let size = TerminalSize.ofStandardOutput()
     let area = TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? 12)
-    let feed = try launch.feed(area: area)
+    let feed = try launch.feed(area: area, inDealOrder: true)
     feed.start()
     var cards: [PreparedCard] = []
     cards.reserveCapacity(n)
