@@ -14,9 +14,11 @@ final class AppUnderTest {
   }
 
   /// Starts the app on `deck` (JSON Lines) at `width` x `height`, with extra environment.
-  /// After the app exits, the pane shows "exit=N" and the terminal's modes.
+  /// After the app exits, the pane shows "exit=N" and the terminal's modes. `home` reuses the
+  /// state of an earlier run (a restart); by default the home is new.
   init(
-    deck: String, width: Int = 80, height: Int = 24, environment: [String: String] = [:]
+    deck: String, width: Int = 80, height: Int = 24, environment: [String: String] = [:],
+    home existing: URL? = nil
   ) throws {
     let binary = try Self.binary()
     guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -24,7 +26,8 @@ final class AppUnderTest {
         description: "no ctfo binary at \(binary): run 'swift build -c release --product ctfo' "
           + "or set CTFO_BINARY")
     }
-    home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
+    home =
+      existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     let deckFile = home.appendingPathComponent("test.jsonl")
     try deck.write(to: deckFile, atomically: true, encoding: .utf8)
@@ -49,6 +52,12 @@ final class AppUnderTest {
   func stop() {
     tmux.kill()
     try? FileManager.default.removeItem(at: home)
+  }
+
+  /// The app's process id: the pane's shell's child.
+  func appPID() throws -> Int32? {
+    guard let shell = Int32(try tmux.format("#{pane_pid}")) else { return nil }
+    return Self.child(of: shell)
   }
 
   /// The title of the card on screen ("Fact 07", "Word 12"), if one is shown.

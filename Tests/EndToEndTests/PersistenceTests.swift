@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Issue 6's "Done when": nothing a user swiped is lost, across quits and SIGKILLs.
+@Suite(.serialized) struct PersistenceTests {
+  private let deck = TestDeck.make(facts: 60, words: 60)
+
+  /// Quits with q and waits for the shell to report the exit.
+  private func quit(_ app: AppUnderTest) async throws {
+    try app.tmux.send("q")
+    try await app.tmux.waitFor(text: "exit=0")
+  }
+
+  @Test func swipeThreeQuitRestartAndUndoThreeBringsThemBackInReverse() async throws {
+    let first = try AppUnderTest(deck: deck)
+    defer { first.stop() }
+    var titles = [try await first.waitForCard(after: nil)]
+    for key in ["Right", "Left", "Up"] {
+      try first.tmux.send(key)
+      titles.append(try await first.waitForCard(after: titles.last))
+    }
+    try await quit(first)
+    first.tmux.kill()
+
+    let second = try AppUnderTest(deck: deck, home: first.home)
+    var onScreen = try await second.waitForCard(after: nil)
+    for expected in titles.prefix(3).reversed() {
+      try second.tmux.send("u")
+      onScreen = try await second.waitForCard(after: onScreen)
+      #expect(onScreen == expected)
+    }
+    try second.tmux.send("u")
+    try await second.tmux.waitFor(text: "Nothing to undo")
+    try await quit(second)
+    second.tmux.kill()
+  }
+
+  @Test func sigkillAtRandomMomentsLosesNothingDrawn() async throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-kill-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let database = home.appendingPathComponent("state.sqlite").path
+    var drawn = Set<String>()
+    var reactions: [String: String] = [:]
+    var rng = SystemRandomNumberGenerator()
+    for run in 0..<50 {
+      let app = try AppUnderTest(deck: deck, home: home)
+      defer { app.tmux.kill() }
+      var title = try await app.waitForCard(after: nil)
+      drawn.insert(title)
+      for _ in 0..<Int.random(in: 0...3, using: &rng) {
+        let (key, reaction) = [("Right", "TFU"), ("Left", "TIFB"), ("Up", "CTFO")].randomElement()!
+        try app.tmux.send(key)
+        let next = try await app.waitForCard(after: title)
+        reactions[title] = reaction
+        title = next
+        drawn.insert(title)
+      }
+      // One more swipe, and the kill lands somewhere in it: before, during or after its write.
+      try app.tmux.send(["Right", "Left", "Up"].randomElement()!)
+      if Bool.random(using: &rng) { _ = try app.tmux.screen() }
+      let pid = try #require(try app.appPID(), "run \(run): the app's pid")
+      #expect(kill(pid, SIGKILL) == 0)
+      try await app.tmux.waitFor(text: "exit=137")
+
+      #expect(try sqlite(database, "PRAGMA integrity_check") == ["ok"], "run \(run)")
+      let rows = try sqlite(database, "SELECT title || '|' || coalesce(reaction, '') FROM history")
+      var history: [String: Set<String>] = [:]
+      for row in rows {
+        let parts = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        history[parts[0], default: []].insert(parts[1])
+      }
+      for title in drawn { #expect(history[title] != nil, "run \(run): \(title) was drawn") }
+      for (title, reaction) in reactions {
+        #expect(history[title]?.contains(reaction) == true, "run \(run): \(title) \(reaction)")
+      }
+    }
+  }
+
+  /// Runs one query with the sqlite3 shell; one string per row.
+  private func sqlite(_ path: String, _ query: String) throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [path, query]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+}
