@@ -76,7 +76,20 @@ enum TerminalType {
     // writes. One endwin-and-resume here lets every doupdate write its frame in one go.
     endwin()
     doupdate()
+    restoreKeypadTransmit(window)
     return window
+  }
+
+  /// endwin also left keypad-transmit mode, and ncurses turns it back on only at the next read:
+  /// an arrow typed before that arrives in the other mode (ESC [ C) and decodes as Escape.
+  /// One read now (nodelay: it returns at once) sends smkx; a key it finds is put back.
+  private static func restoreKeypadTransmit(_ window: UnsafeMutablePointer<WINDOW>) {
+    var pending: wint_t = 0
+    switch wget_wch(window, &pending) {
+    case KEY_CODE_YES: ungetch(Int32(pending))
+    case OK: unget_wch(wchar_t(pending))
+    default: break
+    }
   }
 
   /// Starts colours with the terminal's own background, one pair per `TerminalColour`.
