@@ -42,3 +42,14 @@ public struct CardType: Sendable, Hashable, Codable {
     self.description = description
   }
 }
+
+/// A card type and how many cards it has: a source's catalog (ordinals 0..<cards).
+public struct TypeCount: Sendable, Hashable {
+  public var type: CardType
+  public var cards: Int
+
+  public init(type: CardType, cards: Int) {
+    self.type = type
+    self.cards = cards
+  }
+}

@@ -10,13 +10,3 @@ public protocol CardSource: Sendable {
   /// Fetches one card. Throwing marks the card seen and skips it (never retried).
   func fetch(type: String, ordinal: Int) async throws -> Card
 }
-
-/// A type and its number of cards.
-public struct TypeCount: Sendable, Hashable {
-  public var type: CardType
-  public var cards: Int
-  public init(type: CardType, cards: Int) {
-    self.type = type
-    self.cards = cards
-  }
-}

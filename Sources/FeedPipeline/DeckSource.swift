@@ -9,7 +9,7 @@ public struct DeckSource: CardSource {
   public init(index: DeckIndex) { self.index = index }
 
   public func catalog() async throws -> [TypeCount] {
-    try index.catalog().map { TypeCount(type: $0.type, cards: $0.cards) }
+    try index.catalog()
   }
 
   public func fetch(type: String, ordinal: Int) async throws -> Card {

@@ -10,6 +10,9 @@ import Terminal
 /// then hands over to the run loop.
 enum Interactive {
   static func run(_ global: GlobalOptions) throws {
+    // Decks are synced before the screen is taken: a first import of a large deck prints its
+    // problems on a normal terminal, not behind a blank screen.
+    let launch = try Launch(global)
     let session: TerminalSession
     do {
       session = try TerminalSession.open()
@@ -18,15 +21,14 @@ enum Interactive {
       throw ExitCode(2)
     }
     do {
-      try run(global, session: session)
+      try run(launch, session: session)
     } catch {
       session.close()
       throw error
     }
   }
 
-  private static func run(_ global: GlobalOptions, session: TerminalSession) throws {
-    let launch = try Launch(global, reportProblems: false)
+  private static func run(_ launch: Launch, session: TerminalSession) throws {
     let wake = WakePipe()
     let committed = CommitMark()
     let writer = StateWriter(

@@ -40,11 +40,6 @@ struct Launch {
     }
   }
 
-  /// The types of the indexed decks with their card counts.
-  func catalog() throws -> [TypeCount] {
-    try index.catalog().map { TypeCount(type: $0.type, cards: $0.cards) }
-  }
-
   /// The card source of the feed: the deck index, slowed down for tests when
   /// `CTFO_TEST_FETCH_DELAY_MS` is set.
   func source() -> any CardSource {
@@ -56,13 +51,14 @@ struct Launch {
 
   /// A feed over the enabled types, laid out for `area`.
   func feed(
-    area: TextArea, inDealOrder: Bool = false, onReady: @escaping @Sendable () -> Void = {}
+    area: TextArea, lookahead: Int? = nil, inDealOrder: Bool = false,
+    onReady: @escaping @Sendable () -> Void = {}
   ) throws -> Feed {
-    let catalog = try catalog()
+    let catalog = try index.catalog()
     let disabled = try state.disabledTypes()
     let enabled = Set(catalog.map(\.type.name)).subtracting(disabled)
     return Feed(
-      source: source(), catalog: catalog, enabled: enabled, lookahead: configuration.lookahead,
+      source: source(), catalog: catalog, enabled: enabled, lookahead: lookahead ?? configuration.lookahead,
       seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady)
   }
 }

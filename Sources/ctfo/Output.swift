@@ -7,27 +7,6 @@ enum Output {
   static func warn(_ line: String) {
     FileHandle.standardError.write(Data((Sanitizer.sanitizeLine(line) + "\n").utf8))
   }
-
-  /// A JSON string literal for `text`.
-  static func json(_ text: String?) -> String {
-    guard let text else { return "null" }
-    var out = "\""
-    out.reserveCapacity(text.utf8.count + 2)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
 }
 
 /// Collects output and writes it to stdout in large blocks.
@@ -37,9 +16,65 @@ struct StandardOutput {
   init() { buffer.reserveCapacity(1 << 16) }
 
   mutating func line(_ text: String) {
-    buffer.append(contentsOf: text.utf8)
+    raw(text)
+    endLine()
+  }
+
+  /// Appends text as it is.
+  mutating func raw(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+  /// Ends the line, writing the buffer out when it is large.
+  mutating func endLine() {
     buffer.append(0x0A)
     if buffer.count >= 1 << 16 { flush() }
+  }
+
+  /// Appends a JSON string literal for `text` (`null` for nil), escaping on the UTF-8 bytes.
+  mutating func json(_ text: String?) {
+    guard var text else { return raw("null") }
+    buffer.append(0x22)
+    text.withUTF8 { bytes in
+      for byte in bytes {
+        switch byte {
+        case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
+        case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
+        case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
+        case ..<0x20, 0x7F: buffer.append(contentsOf: Self.unicodeEscape(byte))
+        default: buffer.append(byte)
+        }
+      }
+    }
+    buffer.append(0x22)
+  }
+
+  /// Writes one JSON object on its own line; keys are ours (plain ASCII), values are escaped.
+  mutating func jsonObject(_ fields: KeyValuePairs<String, JSONValue>) {
+    buffer.append(0x7B)
+    for (i, (key, value)) in fields.enumerated() {
+      if i > 0 { buffer.append(0x2C) }
+      raw("\"\(key)\":")
+      switch value {
+      case .string(let text): json(text)
+      case .int(let n): raw(String(n))
+      case .bool(let b): raw(b ? "true" : "false")
+      case .strings(let list):
+        buffer.append(0x5B)
+        for (j, text) in list.enumerated() {
+          if j > 0 { buffer.append(0x2C) }
+          json(text)
+        }
+        buffer.append(0x5D)
+      }
+    }
+    buffer.append(0x7D)
+    endLine()
+  }
+
+  private static func unicodeEscape(_ byte: UInt8) -> [UInt8] {
+    let hex = Array("0123456789abcdef".utf8)
+    return [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
   }
 
   mutating func flush() {
@@ -54,4 +89,12 @@ struct StandardOutput {
     }
     buffer.removeAll(keepingCapacity: true)
   }
+}
+
+/// A value of the JSON objects the commands print.
+enum JSONValue {
+  case string(String?)
+  case int(Int)
+  case bool(Bool)
+  case strings([String])
 }

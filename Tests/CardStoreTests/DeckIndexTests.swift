@@ -31,11 +31,11 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
     #expect(report == SyncReport(indexed: [path]))
     #expect(
       try home.index.catalog() == [
-        IndexedType(
+        TypeCount(
           type: CardType(name: "fact", label: "Fact", colour: "cyan", description: "True."),
           cards: 2),
-        IndexedType(type: CardType(name: "trivia"), cards: 1),
-        IndexedType(type: CardType(name: "word"), cards: 1),
+        TypeCount(type: CardType(name: "trivia"), cards: 1),
+        TypeCount(type: CardType(name: "word"), cards: 1),
       ])
     #expect(
       try indexedCards(home.index) == ["fact": ["f1", "f2"], "trivia": ["t1"], "word": ["w1"]])

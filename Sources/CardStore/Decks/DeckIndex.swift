@@ -27,12 +27,12 @@ public struct DeckIndex: Sendable {
   }
 
   /// Every type with its metadata and number of cards, by name.
-  public func catalog() throws -> [IndexedType] {
+  public func catalog() throws -> [TypeCount] {
     try database.pool.read { db in
       try Row.fetchAll(
         db, sql: "SELECT name, label, colour, description, cards FROM card_types ORDER BY name"
       ).map {
-        IndexedType(
+        TypeCount(
           type: CardType(name: $0[0], label: $0[1], colour: $0[2], description: $0[3]),
           cards: $0[4])
       }
@@ -40,12 +40,15 @@ public struct DeckIndex: Sendable {
   }
 
   /// The card of `type` at `ordinal` (0..<cards of the catalog), or nil past the end.
+  ///
+  /// The preparation of every card runs this, so it skips what a single SELECT does not need:
+  /// the read transaction around it (one statement is atomic on its own) and parsing the SQL
+  /// again (the statement is cached per connection).
   public func card(type: String, ordinal: Int) throws -> Card? {
-    try database.pool.read { db in
-      try Row.fetchOne(
-        db, sql: "SELECT \(Self.cardColumns) FROM cards WHERE type = ? AND ordinal = ?",
-        arguments: [type, ordinal]
-      ).map(Self.card)
+    try database.pool.unsafeReentrantRead { db in
+      let statement = try db.cachedStatement(
+        sql: "SELECT \(Self.cardColumns) FROM cards WHERE type = ? AND ordinal = ?")
+      return try Row.fetchOne(statement, arguments: [type, ordinal]).map(Self.card)
     }
   }
 
@@ -78,17 +81,6 @@ public struct DeckIndex: Sendable {
     Card(
       id: row[0], type: row[1], title: row[2], body: row[3], source: row[4], url: row[5],
       reveal: row[6])
-  }
-}
-
-/// A type of the index and how many cards it has (ordinals 0..<cards).
-public struct IndexedType: Sendable, Hashable {
-  public var type: CardType
-  public var cards: Int
-
-  public init(type: CardType, cards: Int) {
-    self.type = type
-    self.cards = cards
   }
 }
 

@@ -88,10 +88,12 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
 
   private func nextReadyIndex(inDealOrder: Bool) -> Int? {
     guard inDealOrder else { return ready.isEmpty ? nil : ready.startIndex }
-    guard let oldest = ready.indices.min(by: { ready[$0].slot.id < ready[$1].slot.id }) else {
-      return nil
+    var oldest: Int?
+    var oldestID = preparing.first?.id ?? .max
+    for i in ready.indices where ready[i].slot.id < oldestID {
+      oldest = i
+      oldestID = ready[i].slot.id
     }
-    if let preparing = preparing.first, preparing.id < ready[oldest].slot.id { return nil }
     return oldest
   }
 

@@ -18,10 +18,11 @@ struct HistoryCommand: AsyncParsableCommand {
     for entry in try launch.state.history(limit: max(n, 0)) {
       let time = formatter.string(from: Date(timeIntervalSince1970: entry.shownAt))
       if json {
-        out.line(
-          "{\"index\":\(entry.index),\"id\":\(Output.json(entry.cardID)),\"type\":"
-            + "\(Output.json(entry.type)),\"title\":\(Output.json(entry.title)),\"shown_at\":"
-            + "\(Output.json(time)),\"reaction\":\(Output.json(entry.reaction?.rawValue))}")
+        out.jsonObject([
+          "index": .int(entry.index), "id": .string(entry.cardID), "type": .string(entry.type),
+          "title": .string(entry.title), "shown_at": .string(time),
+          "reaction": .string(entry.reaction?.rawValue),
+        ])
       } else {
         let reaction = entry.reaction?.rawValue ?? "-"
         out.line(

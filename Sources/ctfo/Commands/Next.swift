@@ -30,7 +30,10 @@ struct Next: AsyncParsableCommand {
     let launch = try Launch(global)
     let size = TerminalSize.ofStandardOutput()
     let area = TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? 12)
-    let feed = try launch.feed(area: area, inDealOrder: true)
+    // Asked for many cards at once, keep more in flight: the preparations overlap better and
+    // the loop below rarely waits. The order stays the deal order, so the seed still decides it.
+    let feed = try launch.feed(
+      area: area, lookahead: max(launch.configuration.lookahead, min(n, 64)), inDealOrder: true)
     feed.start()
     var cards: [PreparedCard] = []
     cards.reserveCapacity(n)
@@ -53,19 +56,16 @@ struct Next: AsyncParsableCommand {
     var out = StandardOutput()
     for (i, card) in cards.enumerated() {
       if json {
-        out.line(Self.json(card))
+        out.jsonObject([
+          "id": .string(card.card.id), "type": .string(card.card.type),
+          "title": .string(card.card.title), "lines": .strings(card.layout.lines),
+          "truncated": .bool(card.layout.truncated),
+        ])
       } else {
         if i > 0 { out.line("") }
         for line in card.layout.lines { out.line(line) }
       }
     }
     out.flush()
-  }
-
-  static func json(_ prepared: PreparedCard) -> String {
-    let card = prepared.card
-    let lines = prepared.layout.lines.map(Output.json).joined(separator: ",")
-    return "{\"id\":\(Output.json(card.id)),\"type\":\(Output.json(card.type)),\"title\":"
-      + "\(Output.json(card.title)),\"lines\":[\(lines)],\"truncated\":\(prepared.layout.truncated)}"
   }
 }

@@ -14,14 +14,15 @@ struct Types: AsyncParsableCommand {
     let launch = try Launch(global)
     let disabled = try launch.state.disabledTypes()
     var out = StandardOutput()
-    for entry in try launch.catalog() {
+    for entry in try launch.index.catalog() {
       let type = entry.type
       let enabled = !disabled.contains(type.name)
       if json {
-        out.line(
-          "{\"name\":\(Output.json(type.name)),\"label\":\(Output.json(type.label)),"
-            + "\"enabled\":\(enabled),\"cards\":\(entry.cards),"
-            + "\"colour\":\(Output.json(type.colour)),\"description\":\(Output.json(type.description))}")
+        out.jsonObject([
+          "name": .string(type.name), "label": .string(type.label), "enabled": .bool(enabled),
+          "cards": .int(entry.cards), "colour": .string(type.colour),
+          "description": .string(type.description),
+        ])
       } else {
         let name = Sanitizer.sanitizeLine(type.name)
         let label = Sanitizer.sanitizeLine(type.label)
