@@ -20,6 +20,7 @@ import argparse
 import fcntl
 import json
 import os
+import shutil
 import pty
 import re
 import select
@@ -171,6 +172,7 @@ def main():
     markers = markers or (card_titles(args.deck) if args.deck else []) + bundled_titles(binary)
     if not markers:
         sys.exit("pty_bench: no marker: pass --marker TEXT or --deck FILE")
+    own_home = "CTFO_HOME" not in os.environ
     home = os.environ.get("CTFO_HOME") or tempfile.mkdtemp(prefix="ctfo-pty-bench-")
     env = dict(os.environ, CTFO_HOME=home, TERM="xterm-256color", LANG="C.UTF-8")
     env.pop("NO_COLOR", None)
@@ -188,6 +190,8 @@ def main():
         print("idle CPU over %g s: %d ticks" % (args.idle, app.idle_ticks(args.idle)))
     finally:
         status = app.quit()
+        if own_home:
+            shutil.rmtree(home, ignore_errors=True)
     print("quit: %s" % ("exit %d" % os.WEXITSTATUS(status) if os.WIFEXITED(status)
                         else "signal %d" % os.WTERMSIG(status)))
 

@@ -21,6 +21,12 @@ private let unicodeText = scalarValue.array(of: 0...40).map { values in
 }
 
 @Suite struct SanitizerPropertyTests {
+  @Test func theFastPathGivesWhatClusterByClusterGives() async {
+    await propertyCheck(count: 4000, input: unicodeText) { text in
+      #expect(Sanitizer.sanitize(text) == Sanitizer.sanitizeClusters(text))
+    }
+  }
+
   @Test func sanitisingIsIdempotent() async {
     await propertyCheck(count: 2000, input: unicodeText) { text in
       let once = Sanitizer.sanitize(text)

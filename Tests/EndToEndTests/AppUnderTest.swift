@@ -30,7 +30,7 @@ final class AppUnderTest {
       existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     let deckFile = home.appendingPathComponent("test.jsonl")
-    try deck.write(to: deckFile, atomically: true, encoding: .utf8)
+    try deck.write(to: deckFile, atomically: false, encoding: .utf8)
     let env = (["CTFO_HOME": home.path, "CTFO_BUNDLED_DECKS": ""].merging(environment) { $1 })
       .map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
     // `swift test` hands NO_COLOR to its children: drop it, so each test chooses.

@@ -18,7 +18,7 @@ enum Snapshot {
     let text = render(grid)
     if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
       try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      #expect(throws: Never.self) { try text.write(to: file, atomically: true, encoding: .utf8) }
+      #expect(throws: Never.self) { try text.write(to: file, atomically: false, encoding: .utf8) }
       return
     }
     guard let recorded = try? String(contentsOf: file, encoding: .utf8) else {

@@ -16,6 +16,44 @@ public enum Sanitizer {
   /// its longest prefix on which they agree, or U+FFFD. Everything else is left as it is.
   public static func sanitize(_ text: String) -> String {
     if isPlain(text.utf8) { return text }
+    var text = text
+    return text.withUTF8(sanitizeRuns)
+  }
+
+  /// Copies runs of plain bytes as they are and sends only the stretches around other bytes
+  /// through `sanitizeClusters`. A stretch keeps one plain byte on each side where there is
+  /// one (a combining mark may belong to the letter before it) and ends only where two plain
+  /// bytes meet: between two ASCII characters there is always a grapheme break, so every
+  /// cluster lies wholly inside a stretch or a run, and the result is the same as sanitising
+  /// the whole text cluster by cluster.
+  static func sanitizeRuns(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    var runStart = 0
+    var i = 0
+    while i < bytes.count {
+      if isPlainByte(bytes[i]) {
+        i += 1
+        continue
+      }
+      let stretchStart = i > runStart ? i - 1 : i
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<stretchStart]))
+      var end = i + 1
+      while end < bytes.count && !(isPlainByte(bytes[end]) && (end + 1 == bytes.count || isPlainByte(bytes[end + 1]))) {
+        end += 1
+      }
+      end = min(end + 1, bytes.count)
+      let stretch = String(decoding: UnsafeBufferPointer(rebasing: bytes[stretchStart..<end]), as: UTF8.self)
+      output.append(contentsOf: sanitizeClusters(stretch).utf8)
+      runStart = end
+      i = end
+    }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Sanitises cluster by cluster: the general path, for text that is not plain ASCII.
+  static func sanitizeClusters(_ text: String) -> String {
     var output = String()
     output.reserveCapacity(text.utf8.count)
     var scalars: [Unicode.Scalar] = []
@@ -41,11 +79,13 @@ public enum Sanitizer {
 
   /// True when every byte is printable ASCII, LF or TAB: nothing to do.
   private static func isPlain(_ bytes: String.UTF8View) -> Bool {
-    let isPlainByte = { (byte: UInt8) in
-      (byte >= 0x20 && byte < 0x7F) || byte == 0x0A || byte == 0x09
-    }
-    return bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainByte) }
+    bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainByte) }
       ?? bytes.allSatisfy(isPlainByte)
+  }
+
+  @inline(__always)
+  private static func isPlainByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x20 && byte < 0x7F) || byte == 0x0A || byte == 0x09
   }
 
   /// The text without the scalars that must never reach a terminal.
