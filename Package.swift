@@ -30,7 +30,10 @@ let package = Package(
     .target(name: "CardText"),
     .target(
       name: "CardStore",
-      dependencies: ["FeedCore", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "FeedCore", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
     ),
     .target(name: "FeedPipeline", dependencies: ["FeedCore", "CardText", "CardStore"]),
     .target(name: "Screens", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Terminal"]),

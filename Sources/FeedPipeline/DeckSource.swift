@@ -5,15 +5,19 @@ import FeedCore
 /// is one indexed query (feed-logic.md's "DB query" of preparation).
 public struct DeckSource: CardSource {
   private let index: DeckIndex
+  private let reader: CardReader
 
-  public init(index: DeckIndex) { self.index = index }
+  public init(index: DeckIndex, reader: CardReader) {
+    self.index = index
+    self.reader = reader
+  }
 
   public func catalog() async throws -> [TypeCount] {
     try index.catalog()
   }
 
   public func fetch(type: String, ordinal: Int) async throws -> Card {
-    guard let card = try index.card(type: type, ordinal: ordinal) else {
+    guard let card = try reader.card(type: type, ordinal: ordinal) else {
       throw MissingCard(type: type, ordinal: ordinal)
     }
     return card

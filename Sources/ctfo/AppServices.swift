@@ -28,6 +28,8 @@ protocol AppServices {
   func setEnabled(_ type: String, _ enabled: Bool, confirmed: Bool) -> SettingOutcome
   /// The body text area is now `width` x `height`: ready cards are laid out again.
   func resize(textArea width: Int, _ height: Int)
+  /// A frame is on screen: the moment to start the work it did not need (database writes).
+  func frameDrawn()
   /// Saves state and stops the feed.
   func close()
 }

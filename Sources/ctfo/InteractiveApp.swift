@@ -106,5 +106,6 @@ final class InteractiveApp {
     var grid = CellGrid(width: state.width, height: state.height)
     AppScreen.render(state, into: &grid, colour: session.hasColour)
     session.draw(grid)
+    services.frameDrawn()
   }
 }

@@ -42,8 +42,8 @@ struct Launch {
 
   /// The card source of the feed: the deck index, slowed down for tests when
   /// `CTFO_TEST_FETCH_DELAY_MS` is set.
-  func source() -> any CardSource {
-    let deck = DeckSource(index: index)
+  func source() throws -> any CardSource {
+    let deck = DeckSource(index: index, reader: try CardReader(path: database.path))
     let delay = ProcessInfo.processInfo.environment["CTFO_TEST_FETCH_DELAY_MS"].flatMap { Int($0) }
     guard let delay, delay > 0 else { return deck }
     return DelayedSource(base: deck, milliseconds: delay)
@@ -58,7 +58,7 @@ struct Launch {
     let disabled = try state.disabledTypes()
     let enabled = Set(catalog.map(\.type.name)).subtracting(disabled)
     return Feed(
-      source: source(), catalog: catalog, enabled: enabled, lookahead: lookahead ?? configuration.lookahead,
+      source: try source(), catalog: catalog, enabled: enabled, lookahead: lookahead ?? configuration.lookahead,
       seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady)
   }
 }

@@ -29,6 +29,10 @@ final class LiveServices: AppServices {
   private var returned: [ShownCard] = []
   /// The undo effects of the last swipe, written with the next card's history row.
   private var swipeEffects: [UndoEffect] = []
+  /// Changes given to the writer once the frame is drawn, so that its transaction does not
+  /// compete with drawing the frame for the machine's cores.
+  private var outgoing: [(change: StateChange, sequence: UInt64)] = []
+  private var lastSequence: UInt64 = 0
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, committed: CommitMark,
@@ -65,7 +69,7 @@ final class LiveServices: AppServices {
       index: nextIndex, cardID: card.card.id, type: card.card.type, title: card.card.title,
       shownAt: now)
     nextIndex += 1
-    let sequence = writer.enqueue(StateChange(effects: swipeEffects, shown: [entry], time: now))
+    let sequence = enqueue(StateChange(effects: swipeEffects, shown: [entry], time: now))
     swipeEffects = []
     pending = (ShownCard(prepared: card, position: entry.index), sequence)
     return takeNext()
@@ -84,7 +88,7 @@ final class LiveServices: AppServices {
     let effects = window.undo()
     guard case .restore(let tombstone) = effects.first else { return nil }
     flushSwipe()
-    writer.enqueue(StateChange(effects: effects, time: now))
+    enqueue(StateChange(effects: effects, time: now))
     if let pending {
       returned.append(pending.card)
       self.pending = nil
@@ -98,6 +102,7 @@ final class LiveServices: AppServices {
   }
 
   func history(limit: Int) -> [HistoryEntry] {
+    frameDrawn()
     writer.waitUntilIdle()
     return (try? launch.state.history(limit: limit)) ?? []
   }
@@ -125,10 +130,10 @@ final class LiveServices: AppServices {
         }
       }
       flushSwipe()
-      writer.enqueue(StateChange(effects: effects, enabled: [type: true], time: now))
+      enqueue(StateChange(effects: effects, enabled: [type: true], time: now))
       returned = []
     } else {
-      writer.enqueue(StateChange(enabled: [type: enabled], time: now))
+      enqueue(StateChange(enabled: [type: enabled], time: now))
       returned.removeAll { !types.contains($0.prepared.card.type) }
     }
     feed.setEnabled(types)
@@ -140,10 +145,27 @@ final class LiveServices: AppServices {
     feed.resize(to: area)
   }
 
+  func frameDrawn() {
+    for (change, sequence) in outgoing {
+      let given = writer.enqueue(change)
+      assert(given == sequence, "the writer numbers changes in the order they are given")
+    }
+    outgoing.removeAll(keepingCapacity: true)
+  }
+
   func close() {
     flushSwipe()
+    frameDrawn()
     feed.stop()
     writer.waitUntilIdle()
+  }
+
+  /// Queues a change for the writer; returns the sequence number it will commit under.
+  @discardableResult
+  private func enqueue(_ change: StateChange) -> UInt64 {
+    lastSequence += 1
+    outgoing.append((change, lastSequence))
+    return lastSequence
   }
 
   private func hand(_ card: ShownCard) -> (item: FeedItem, position: Int) {
@@ -154,7 +176,7 @@ final class LiveServices: AppServices {
   /// Writes the last swipe's effects on their own when no new card comes with them.
   private func flushSwipe() {
     guard !swipeEffects.isEmpty else { return }
-    writer.enqueue(StateChange(effects: swipeEffects, time: now))
+    enqueue(StateChange(effects: swipeEffects, time: now))
     swipeEffects = []
   }
 
