@@ -22,7 +22,6 @@ public final class Feed: Sendable {
 
   private struct State: ~Copyable {
     var engine: FeedEngine<Prepared>
-    var area: TextArea
     var tasks: [UInt64: Task<Void, Never>] = [:]
     var waiters: [CheckedContinuation<FeedItem, Never>] = []
     var stopped = false
@@ -33,6 +32,9 @@ public final class Feed: Sendable {
   private let metadata: [String: CardType]
   private let onReady: @Sendable () -> Void
   private let state: Mutex<State>
+  /// The text area for new layouts; apart from `state` so that a preparation reads it without
+  /// contending for the engine.
+  private let area: Mutex<TextArea>
 
   /// - Parameters:
   ///   - catalog: the types offered and their card counts (from the source).
@@ -55,7 +57,8 @@ public final class Feed: Sendable {
     let engine = FeedEngine<Prepared>(
       types: catalog.map { (name: $0.type.name, cards: $0.cards) }, enabled: enabled,
       lookahead: lookahead, seed: seed)
-    state = Mutex(State(engine: engine, area: area))
+    state = Mutex(State(engine: engine))
+    self.area = Mutex(area)
   }
 
   /// Starts preparing the first cards.
@@ -65,7 +68,8 @@ public final class Feed: Sendable {
   /// again after `onReady`); `.unavailable` when nothing can be prepared. Showing a card starts
   /// the preparation of one more.
   public func takeNext() -> FeedItem {
-    let (item, effects) = state.withLock { take(&$0) }
+    let area = self.area.withLock { $0 }
+    let (item, effects) = state.withLock { take(&$0, area: area) }
     perform(effects)
     return item
   }
@@ -74,13 +78,14 @@ public final class Feed: Sendable {
   public func next() async -> FeedItem {
     let item = takeNext()
     guard item == .loading else { return item }
+    let area = self.area.withLock { $0 }
     return await withCheckedContinuation { waiter in
       let (now, effects): (FeedItem?, [FeedEffect]) = state.withLock { s in
         if !s.engine.hasNext(inDealOrder: inDealOrder), !s.engine.isUnavailable, !s.stopped {
           s.waiters.append(waiter)
           return (nil, [])
         }
-        let (item, effects) = take(&s)
+        let (item, effects) = take(&s, area: area)
         return (item, effects)
       }
       perform(effects)
@@ -92,25 +97,27 @@ public final class Feed: Sendable {
   /// both queues, their preparations are cancelled, and the queue refills; turning a type
   /// (back) on throws both queues away and starts over.
   public func setEnabled(_ types: Set<String>) {
-    perform(state.withLock { $0.engine.setEnabled(types) })
-    handOffToWaiters()
-    onReady()
+    let (handoffs, effects) = state.withLock { s in
+      let effects = s.engine.setEnabled(types)
+      return handOffToWaiters(&s, effects: effects)
+    }
+    finish(handoffs, effects)
   }
 
   /// Sets the text area for new layouts and lays the ready cards out again in the background,
   /// from the data already fetched. A card taken before that finishes is laid out on the spot.
   public func resize(to area: TextArea) {
+    self.area.withLock { $0 = area }
     let stale: [(FeedSlot, Card)] = state.withLock { s in
-      s.area = area
-      return s.engine.ready.filter { $0.payload.area != area }.map {
+      s.engine.ready.filter { $0.payload.area != area }.map {
         ($0.slot, $0.payload.card.card)
       }
     }
     guard !stale.isEmpty else { return }
     Task {
       let redone = stale.map { ($0.0, Prepared(card: Preparation.laidOut($0.1, for: area), area: area)) }
+      guard self.area.withLock({ $0 }) == area else { return }
       state.withLock { s in
-        guard s.area == area else { return }
         for (slot, prepared) in redone { s.engine.replaceReady(slot, with: prepared) }
       }
     }
@@ -147,10 +154,10 @@ public final class Feed: Sendable {
   private static let unavailableMessage =
     "No card can be prepared: every enabled type is empty or failing. Enable another type in settings, or check the decks."
 
-  private func take(_ s: inout State) -> (FeedItem, [FeedEffect]) {
+  private func take(_ s: inout State, area: TextArea) -> (FeedItem, [FeedEffect]) {
     let (payload, effects) = s.engine.takeNext(inDealOrder: inDealOrder)
     if let payload {
-      let card = payload.area == s.area ? payload.card : Preparation.laidOut(payload.card.card, for: s.area)
+      let card = payload.area == area ? payload.card : Preparation.laidOut(payload.card.card, for: area)
       return (.card(card), effects)
     }
     return (s.engine.isUnavailable ? .unavailable(Self.unavailableMessage) : .loading, effects)
@@ -173,35 +180,44 @@ public final class Feed: Sendable {
     do {
       let card = Preparation.sanitized(try await source.fetch(type: slot.type, ordinal: slot.ordinal))
       try Task.checkCancellation()
-      let area = state.withLock { $0.area }
+      let area = self.area.withLock { $0 }
       prepared = Prepared(card: Preparation.laidOut(card, for: area), area: area)
     } catch {
       prepared = nil
     }
-    let effects = state.withLock { s in
+    let area = self.area.withLock { $0 }
+    let (handoffs, effects) = state.withLock { s in
       s.tasks[slot.id] = nil
-      guard let prepared else { return s.engine.failed(slot) }
-      s.engine.prepared(slot, prepared)
-      return []
+      var effects: [FeedEffect] = []
+      if let prepared { s.engine.prepared(slot, prepared) } else { effects = s.engine.failed(slot) }
+      return handOffToWaiters(&s, effects: effects, area: area)
     }
-    perform(effects)
-    handOffToWaiters()
-    onReady()
+    finish(handoffs, effects)
   }
 
-  /// Gives ready cards (or the news that there will be none) to callers waiting in `next()`.
-  private func handOffToWaiters() {
-    let (handoffs, effects) = state.withLock { s in
-      var handoffs: [(CheckedContinuation<FeedItem, Never>, FeedItem)] = []
-      var effects: [FeedEffect] = []
-      while !s.waiters.isEmpty, s.engine.hasNext(inDealOrder: inDealOrder) || s.engine.isUnavailable {
-        let (item, more) = take(&s)
-        effects += more
-        handoffs.append((s.waiters.removeFirst(), item))
-      }
-      return (handoffs, effects)
+  private typealias Handoff = (waiter: CheckedContinuation<FeedItem, Never>, item: FeedItem)
+
+  /// Gives ready cards (or the news that there will be none) to callers waiting in `next()`,
+  /// inside the same critical section as the change that made them ready.
+  private func handOffToWaiters(
+    _ s: inout State, effects: [FeedEffect], area: TextArea? = nil
+  ) -> ([Handoff], [FeedEffect]) {
+    var handoffs: [Handoff] = []
+    var effects = effects
+    guard !s.waiters.isEmpty else { return (handoffs, effects) }
+    let area = area ?? self.area.withLock { $0 }
+    while !s.waiters.isEmpty, s.engine.hasNext(inDealOrder: inDealOrder) || s.engine.isUnavailable {
+      let (item, more) = take(&s, area: area)
+      effects += more
+      handoffs.append((s.waiters.removeFirst(), item))
     }
+    return (handoffs, effects)
+  }
+
+  /// Outside the lock: starts and cancels preparations, resumes waiters, tells the app.
+  private func finish(_ handoffs: [Handoff], _ effects: [FeedEffect]) {
     perform(effects)
-    for (waiter, item) in handoffs { waiter.resume(returning: item) }
+    for handoff in handoffs { handoff.waiter.resume(returning: handoff.item) }
+    onReady()
   }
 }

@@ -33,7 +33,7 @@ struct Next: AsyncParsableCommand {
     // Asked for many cards at once, keep more in flight: the preparations overlap better and
     // the loop below rarely waits. The order stays the deal order, so the seed still decides it.
     let feed = try launch.feed(
-      area: area, lookahead: max(launch.configuration.lookahead, min(n, 64)), inDealOrder: true)
+      area: area, lookahead: max(launch.configuration.lookahead, min(n, 8)), inDealOrder: true)
     feed.start()
     var cards: [PreparedCard] = []
     cards.reserveCapacity(n)
