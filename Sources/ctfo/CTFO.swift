@@ -21,10 +21,23 @@ struct CTFO: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  /// The interactive app runs on the main thread: its loop blocks in poll(2), which must not
-  /// take one of the cooperative pool's threads from the card preparations.
+  /// The interactive app runs on a thread of its own: its loop blocks in poll(2), which must
+  /// not take a thread from the cooperative pool (the card preparations need both cores) nor
+  /// from libdispatch's (whose pool monitor then wakes every second to check on it, and the
+  /// idle app would not be idle).
   func run() async throws {
     let global = global
-    try await MainActor.run { try Interactive.run(global) }
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+      let loop = Thread {
+        do {
+          try Interactive.run(global)
+          done.resume()
+        } catch {
+          done.resume(throwing: error)
+        }
+      }
+      loop.name = "ctfo-ui"
+      loop.start()
+    }
   }
 }

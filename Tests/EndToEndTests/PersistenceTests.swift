@@ -76,6 +76,41 @@ import Testing
     }
   }
 
+  @Test(arguments: ["ask-user", "block-if-tombstones"])
+  func reEnablingATypeWithSwipesToUndoFollowsOnReplace(strategy: String) async throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-replace-\(UUID())")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try Data("on-replace = \"\(strategy)\"\n".utf8).write(to: home.appendingPathComponent("config.toml"))
+    let app = try AppUnderTest(deck: deck, home: home)
+    defer { app.stop() }
+    let first = try await app.waitForCard(after: nil)
+    try app.tmux.send("s")
+    try await app.tmux.waitFor(text: "[x] Word")
+    try app.tmux.send("Down", "Space")
+    try await app.tmux.waitFor(text: "[ ] Word")
+    try app.tmux.send("Escape")
+    try app.tmux.send("Right")
+    let second = try await app.waitForCard(after: first)
+
+    try app.tmux.send("s")
+    try await app.tmux.waitFor(text: "[ ] Word")
+    try app.tmux.send("Down", "Space")
+    if strategy == "ask-user" {
+      try await app.tmux.waitFor(text: "Continue? (y/n)")
+      try app.tmux.send("y")
+      try await app.tmux.waitFor(text: "[x] Word")
+      try app.tmux.send("Escape", "u")
+      try await app.tmux.waitFor(text: "Nothing to undo")
+    } else {
+      try await app.tmux.waitFor(text: "Cannot change the types while 1 swipe can be undone")
+      #expect(try app.tmux.screen().contains { $0.contains("[ ] Word") })
+      try app.tmux.send("Escape")
+      try await app.tmux.waitFor(text: "→ TFU")
+      try app.tmux.send("u")
+      #expect(try await app.waitForCard(after: second) == first, "the swipe is still undoable")
+    }
+  }
+
   /// Runs one query with the sqlite3 shell; one string per row.
   private func sqlite(_ path: String, _ query: String) throws -> [String] {
     let process = Process()
