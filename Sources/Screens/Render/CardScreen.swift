@@ -34,7 +34,7 @@ public enum CardScreen {
   }
 
   static func draw(
-    _ slot: FeedSlot, slide: SlideOut?, types: [String: CardType] = [:],
+    _ slot: FeedDisplay, slide: SlideOut?, types: [String: CardType] = [:],
     into grid: inout CellGrid, palette: Palette
   ) {
     if let slide {

@@ -13,7 +13,7 @@ public struct AppState: Sendable, Hashable {
 
   public var width: Int
   public var height: Int
-  public var feed: FeedSlot = .loading
+  public var feed: FeedDisplay = .loading
   public var mode: AppMode = .feed
   public var slide: SlideOut?
   /// A transient line ("Nothing to undo"); the next key clears it.

@@ -19,7 +19,7 @@ public struct ShownCard: Sendable, Hashable {
 }
 
 /// What the feed screen shows under any other screen.
-public enum FeedSlot: Sendable, Hashable {
+public enum FeedDisplay: Sendable, Hashable {
   /// The ready queue was empty: a blank card that says it is loading.
   case loading
   case card(ShownCard)
