@@ -86,3 +86,19 @@ struct BoxFrame: Sendable, Hashable {
     BoxFrame(left: left + dx, top: top + dy, width: width, height: height)
   }
 }
+
+extension CellGrid {
+  /// Draws the rows of a list that the viewport shows, from row `top`, at most `rows` of them,
+  /// the selected one on a highlighted line; `drawRow` draws entry `index` on `row`.
+  mutating func drawList(
+    _ viewport: ListViewport, count: Int, top: Int, rows: Int, highlight: CellStyle,
+    drawRow: (inout CellGrid, _ index: Int, _ row: Int, _ selected: Bool) -> Void
+  ) {
+    for index in viewport.top..<min(viewport.top + rows, count) {
+      let row = top + index - viewport.top
+      let selected = index == viewport.selection
+      if selected { fill(row: row, column: 0, width: width, height: 1, style: highlight) }
+      drawRow(&self, index, row, selected)
+    }
+  }
+}

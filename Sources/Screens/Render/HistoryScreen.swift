@@ -24,14 +24,10 @@ public enum HistoryScreen {
     }
     let labels = browser.entries.map { Untrusted.line(types[$0.type]?.label ?? $0.type) }
     let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, maxLabelWidth)
-    let rows = visibleRows(height: grid.height)
-    let shown = browser.viewport.top..<min(browser.viewport.top + rows, browser.entries.count)
-    for index in shown {
-      let row = listTop + index - browser.viewport.top
-      let selected = index == browser.viewport.selection
-      if selected {
-        grid.fill(row: row, column: 0, width: grid.width, height: 1, style: palette.selected)
-      }
+    grid.drawList(
+      browser.viewport, count: browser.entries.count, top: listTop,
+      rows: visibleRows(height: grid.height), highlight: palette.selected
+    ) { grid, index, row, selected in
       drawEntry(
         browser.entries[index], label: labels[index], labelWidth: labelWidth, row: row,
         selected: selected, types: types, into: &grid, palette: palette)

@@ -16,14 +16,10 @@ public enum SettingsScreen {
     grid.drawChrome("Settings: the card types to show", row: 0, column: 1, style: palette.title)
     let labels = panel.statuses.map { Untrusted.line($0.type.label) }
     let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, maxLabelWidth)
-    let rows = visibleRows(height: grid.height)
-    let shown = panel.viewport.top..<min(panel.viewport.top + rows, panel.statuses.count)
-    for index in shown {
-      let row = listTop + index - panel.viewport.top
-      let selected = index == panel.viewport.selection
-      if selected {
-        grid.fill(row: row, column: 0, width: grid.width, height: 1, style: palette.selected)
-      }
+    grid.drawList(
+      panel.viewport, count: panel.statuses.count, top: listTop,
+      rows: visibleRows(height: grid.height), highlight: palette.selected
+    ) { grid, index, row, selected in
       drawStatus(
         panel.statuses[index], label: labels[index], labelWidth: labelWidth, row: row,
         selected: selected, into: &grid, palette: palette)
