@@ -15,10 +15,10 @@ import GRDB
 public final class StateDatabase: Sendable {
   let pool: DatabasePool
 
-  /// Opens (or creates, with its folder) the database at `path` and migrates it.
   /// The database file.
   public var path: String { pool.path }
 
+  /// Opens (or creates, with its folder) the database at `path` and migrates it.
   public init(path: String) throws {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
