@@ -52,13 +52,13 @@ enum DeckBench {
     let report = decks.isEmpty ? SyncReport() : try index.sync(decks: decks)
     let catalog = try index.catalog()
     let opened = clock.now
-    let card = try index.card(type: catalog[0].type.name, ordinal: catalog[0].cards / 2)
+    let card = try index.reader().card(type: catalog[0].type.name, ordinal: catalog[0].cards / 2)
     let fetched = clock.now
     let cards = catalog.reduce(0) { $0 + $1.cards }
     print(
       "open + sync + catalog: \(ms(opened - start)) ms (\(catalog.count) types, \(cards) cards,"
         + " \(report.indexed.count) decks re-indexed)")
-    print("card(type:ordinal:): \(ms(fetched - opened)) ms (\(card?.id ?? "none"))")
+    print("reader + card(type:ordinal:): \(ms(fetched - opened)) ms (\(card?.id ?? "none"))")
   }
 
   private static func seconds(_ d: Duration) -> String {

@@ -13,37 +13,30 @@ struct Launch {
   let index: DeckIndex
   let state: StateStore
   let seed: UInt64
-  /// The deck files synced at launch, in load order.
-  let deckPaths: [String]
-  /// The problems of every deck, found at launch.
+  /// The problems of every deck, found at launch (none when the decks were not synced).
   let problems: [DeckProblem]
 
-  /// Opens the state and syncs the decks; deck problems go to stderr, one line each.
-  init(_ options: GlobalOptions, reportProblems: Bool = true) throws {
+  /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
+  /// the decks; deck problems go to stderr, one line each.
+  init(_ options: GlobalOptions, syncDecks: Bool = true) throws {
     paths = Paths(home: options.home)
     configuration = try Configuration.load(file: paths.configFile, flags: options)
     seed = options.seed ?? UInt64.random(in: .min ... .max)
-    let folder = (paths.stateDatabase as NSString).deletingLastPathComponent
     do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       database = try StateDatabase(path: paths.stateDatabase)
     } catch {
       throw CLIError("cannot open the state database \(paths.stateDatabase): \(error)")
     }
     index = DeckIndex(database: database)
     state = StateStore(database: database)
-    deckPaths = paths.decks(extra: options.deck)
-    let report = try index.sync(decks: deckPaths)
-    problems = report.problems
-    if reportProblems {
-      for problem in report.problems { Output.warn(problem.description) }
-    }
+    problems = syncDecks ? try index.sync(decks: paths.decks(extra: options.deck)).problems : []
+    for problem in problems { Output.warn(problem.description) }
   }
 
   /// The card source of the feed: the deck index, slowed down for tests when
   /// `CTFO_TEST_FETCH_DELAY_MS` is set.
   func source() throws -> any CardSource {
-    let deck = DeckSource(index: index, reader: try CardReader(path: database.path))
+    let deck = DeckSource(index: index, reader: try index.reader())
     let delay = ProcessInfo.processInfo.environment["CTFO_TEST_FETCH_DELAY_MS"].flatMap { Int($0) }
     guard let delay, delay > 0 else { return deck }
     return DelayedSource(base: deck, milliseconds: delay)

@@ -59,9 +59,10 @@ import Testing
     _ index: DeckIndex, equals model: [String: (type: String, body: String)]
   ) throws {
     var seen: [String: String] = [:]
+    let reader = try index.reader()
     for entry in try index.catalog() {
       for ordinal in 0..<entry.cards {
-        let card = try #require(try index.card(type: entry.type.name, ordinal: ordinal))
+        let card = try #require(try reader.card(type: entry.type.name, ordinal: ordinal))
         #expect(card.type == entry.type.name)
         #expect(seen.updateValue(card.body, forKey: card.id) == nil)
       }

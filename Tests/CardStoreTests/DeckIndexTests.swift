@@ -8,11 +8,12 @@ import Testing
 /// Every card of the index, read back through the catalog and the ordinals.
 private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
   var cards: [String: [String]] = [:]
+  let reader = try index.reader()
   for entry in try index.catalog() {
     cards[entry.type.name] = try (0..<entry.cards).map {
-      try #require(try index.card(type: entry.type.name, ordinal: $0)).id
+      try #require(try reader.card(type: entry.type.name, ordinal: $0)).id
     }.sorted()
-    #expect(try index.card(type: entry.type.name, ordinal: entry.cards) == nil)
+    #expect(try reader.card(type: entry.type.name, ordinal: entry.cards) == nil)
   }
   return cards
 }
@@ -190,7 +191,7 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
       "big.jsonl", (0..<25_000).map { cardLine("c\($0)", type: "t\($0 % 3)") })
     _ = try home.index.sync(decks: [path])
     #expect(try home.index.catalog().map(\.cards) == [8334, 8333, 8333])
-    #expect(try home.index.card(type: "t2", ordinal: 8332) != nil)
+    #expect(try home.index.reader().card(type: "t2", ordinal: 8332) != nil)
   }
 
   @Test func databaseIsWALWithFullSync() throws {
@@ -216,7 +217,7 @@ private func indexedCards(_ index: DeckIndex) throws -> [String: [String]] {
     try home.reopen()
     #expect(try home.index.sync(decks: [path]) == SyncReport(indexed: [path]))
     #expect(try home.index.catalog().map(\.cards) == [25, 25])
-    #expect(try home.index.card(type: "t1", ordinal: 24) != nil)
+    #expect(try home.index.reader().card(type: "t1", ordinal: 24) != nil)
     let indexes = try home.database.pool.read { db in
       try String.fetchAll(
         db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'cards' AND type = 'index'")

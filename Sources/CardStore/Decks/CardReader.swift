@@ -28,7 +28,7 @@ public final class CardReader: Sendable {
     }
     sqlite3_busy_timeout(database, 5_000)
     var statement: OpaquePointer?
-    let sql = "SELECT id, type, title, body, source, url, reveal FROM cards WHERE type = ? AND ordinal = ?"
+    let sql = "SELECT \(DeckIndex.cardColumns) FROM cards WHERE type = ? AND ordinal = ?"
     guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK else {
       defer { sqlite3_close(database) }
       throw CardReaderError(message: Self.message(database))

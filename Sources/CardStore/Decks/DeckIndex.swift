@@ -4,13 +4,13 @@ import GRDB
 /// The deck index: the cards of every deck, numbered per type by a dense ordinal.
 ///
 /// A launch reads only the catalog (each type and its number of cards); the text of a card is
-/// fetched by one indexed query when the card is prepared.
+/// fetched by one indexed query when the card is prepared (`reader()`).
 ///
 /// ```swift
 /// let index = DeckIndex(database: database)
 /// let report = try index.sync(decks: bundled + userDecks)
 /// for type in try index.catalog() { print(type.type.label, type.cards) }
-/// let card = try index.card(type: "fact", ordinal: 42)
+/// let card = try index.reader().card(type: "fact", ordinal: 42)
 /// ```
 public struct DeckIndex: Sendable {
   let database: StateDatabase
@@ -39,18 +39,9 @@ public struct DeckIndex: Sendable {
     }
   }
 
-  /// The card of `type` at `ordinal` (0..<cards of the catalog), or nil past the end.
-  ///
-  /// The preparation of every card runs this, so it skips what a single SELECT does not need:
-  /// the read transaction around it (one statement is atomic on its own) and parsing the SQL
-  /// again (the statement is cached per connection).
-  public func card(type: String, ordinal: Int) throws -> Card? {
-    try database.pool.unsafeReentrantRead { db in
-      let statement = try db.cachedStatement(
-        sql: "SELECT \(Self.cardColumns) FROM cards WHERE type = ? AND ordinal = ?")
-      return try Row.fetchOne(statement, arguments: [type, ordinal]).map(Self.card)
-    }
-  }
+  /// A reader of cards by (type, ordinal), on a connection of its own: what every preparation
+  /// runs (see `CardReader`).
+  public func reader() throws -> CardReader { try CardReader(path: database.path) }
 
   /// The indexed card with this id (history, undo), or nil when no deck has it any more.
   public func card(id: String) throws -> Card? {
@@ -62,41 +53,12 @@ public struct DeckIndex: Sendable {
     }
   }
 
-  /// The cards that have a server score.
-  public func scoredCards() throws -> [ScoredCard] {
-    try database.pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
-          SELECT type, ordinal, score, scored_at FROM cards
-          WHERE score IS NOT NULL AND ordinal IS NOT NULL
-          """
-      ).map { ScoredCard(type: $0[0], ordinal: $0[1], score: $0[2], scoredAt: $0[3] ?? 0) }
-    }
-  }
-
-  private static let cardColumns = "id, type, title, body, source, url, reveal"
+  static let cardColumns = "id, type, title, body, source, url, reveal"
 
   private static func card(_ row: Row) -> Card {
     Card(
       id: row[0], type: row[1], title: row[2], body: row[3], source: row[4], url: row[5],
       reveal: row[6])
-  }
-}
-
-/// A card with a server score, addressed by type and ordinal.
-public struct ScoredCard: Sendable, Hashable {
-  public var type: String
-  public var ordinal: Int
-  public var score: Double
-  /// Seconds since 1970: when the server scored it.
-  public var scoredAt: Double
-
-  public init(type: String, ordinal: Int, score: Double, scoredAt: Double) {
-    self.type = type
-    self.ordinal = ordinal
-    self.score = score
-    self.scoredAt = scoredAt
   }
 }
 
