@@ -3,6 +3,25 @@ import Testing
 @testable import FeedCore
 
 @Suite struct ScoredPoolTests {
+  @Test func startingOverDealsTheSameWhateverTheOrderOfTheSetsWalked() {
+    // The same sets, walked in different orders (capacity changes a Set's order, as the hash
+    // seed does from one process to the next).
+    func deal(_ inFlight: Set<Int>, failing: [Int]) -> [Int] {
+      var rng = SeededGenerator(seed: 11)
+      var pool = ScoredPool(count: 40)
+      for o in failing { pool.markFailed(o) }
+      for (i, o) in [5, 9, 13, 21].enumerated() { pool.update(o, to: .init(value: 0.5, timestamp: Double(i))) }
+      let firstCycle = (0..<(40 - failing.count)).compactMap { _ in pool.promote(using: &rng) }
+      let next = (0..<30).compactMap { _ in pool.promote(excluding: inFlight, using: &rng) }
+      return firstCycle + next
+    }
+    let ordinals = Array(0..<33)
+    var wide = Set<Int>(minimumCapacity: 4_096)
+    for o in ordinals.reversed() { wide.insert(o) }
+    #expect(Array(Set(ordinals)) != Array(wide), "the two sets are walked in different orders")
+    #expect(deal(Set(ordinals), failing: [1, 2, 3]) == deal(wide, failing: [1, 2, 3]))
+  }
+
   @Test func everyCardIsPromotedOnceBeforeAnyReturns() {
     var rng = SeededGenerator(seed: 3)
     var pool = ScoredPool(count: 50)

@@ -143,17 +143,20 @@ public struct ScoredPool: Sendable {
     return randomCeiling * pow(u, 1 / Double(m))
   }
 
+  /// Sets and dictionaries are walked in sorted order: their own order changes from process to
+  /// process (Swift seeds hashing per process), and the order of removals shapes the shuffle, so
+  /// `ctfo next --seed` would otherwise deal differently after a pool starts over.
   private mutating func recycle(keepingSeen inFlight: Set<Int>) {
     unscored = LazyShuffle(count: count)
     heap = Heap()
     unseenScored = [:]
     randomCeiling = 1
-    for o in failed { unscored.remove(o) }
-    for o in scores.keys where !failed.contains(o) {
+    for o in failed.sorted() { unscored.remove(o) }
+    for o in scores.keys.sorted() where !failed.contains(o) {
       unscored.remove(o)
       push(o, scores[o]!.value)
     }
-    for ordinal in inFlight where unseenCount > 1 { takeOut(Int32(ordinal)) }
+    for ordinal in inFlight.sorted() where unseenCount > 1 { takeOut(Int32(ordinal)) }
   }
 
   private mutating func takeOut(_ o: Int32) {
