@@ -35,7 +35,12 @@ let package = Package(
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
-    .target(name: "FeedPipeline", dependencies: ["FeedCore", "CardText", "CardStore"]),
+    .target(
+      name: "FeedPipeline",
+      dependencies: [
+        "FeedCore", "CardText", "CardStore", .product(name: "DequeModule", package: "swift-collections"),
+      ]
+    ),
     .target(name: "Screens", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Terminal"]),
     .target(name: "Terminal", dependencies: ["CNcursesw", "CardText"]),
     .executableTarget(
@@ -64,6 +69,10 @@ let package = Package(
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline"]),
     .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Snapshots"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(
+      name: "CommandTests",
+      dependencies: ["ctfo", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
     .testTarget(name: "EndToEndTests", dependencies: []),
   ],
   swiftLanguageModes: [.v6]

@@ -28,6 +28,11 @@ public struct DeckSource: CardSource {
 public struct MissingCard: Error, Hashable {
   public var type: String
   public var ordinal: Int
+
+  public init(type: String, ordinal: Int) {
+    self.type = type
+    self.ordinal = ordinal
+  }
 }
 
 /// A source that waits before every fetch: lets tests and demos see the loading placeholder.

@@ -151,16 +151,13 @@ public final class Feed: Sendable {
     for waiter in waiters { waiter.resume(returning: .unavailable("The feed was stopped.")) }
   }
 
-  private static let unavailableMessage =
-    "No card can be prepared: every enabled type is empty or failing. Enable another type in settings, or check the decks."
-
   private func take(_ s: inout State, area: TextArea) -> (FeedItem, [FeedEffect]) {
     let (payload, effects) = s.engine.takeNext(inDealOrder: inDealOrder)
     if let payload {
       let card = payload.area == area ? payload.card : Preparation.laidOut(payload.card.card, for: area)
       return (.card(card), effects)
     }
-    return (s.engine.isUnavailable ? .unavailable(Self.unavailableMessage) : .loading, effects)
+    return (s.engine.isUnavailable ? .unavailable(FeedUnavailable().description) : .loading, effects)
   }
 
   private func perform(_ effects: [FeedEffect]) {

@@ -21,6 +21,18 @@ struct CTFO: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
+  /// A plain `ctfo next` runs at once (see `NextRequest(quick:)`); everything else goes
+  /// through ArgumentParser.
+  static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard let request = NextRequest(quick: arguments) else { return await main(arguments) }
+    do {
+      try request.run()
+    } catch {
+      exit(withError: error)
+    }
+  }
+
   /// The interactive app runs on a thread of its own: its loop blocks in poll(2), which must
   /// not take a thread from the cooperative pool (the card preparations need both cores) nor
   /// from libdispatch's (whose pool monitor then wakes every second to check on it, and the

@@ -15,7 +15,7 @@ struct Configuration: Equatable {
   static let keys = ["undo-limit", "on-replace", "on-launch", "lookahead"]
 
   /// Reads the config file (a missing file is the defaults), then applies the flags.
-  static func load(file: String, flags: GlobalOptions) throws(CLIError) -> Configuration {
+  static func load(file: String, flags: Globals) throws(CLIError) -> Configuration {
     var config = Configuration()
     if let text = try? String(contentsOfFile: file, encoding: .utf8) {
       try config.apply(toml: text, file: file)
@@ -44,7 +44,7 @@ struct Configuration: Equatable {
     }
   }
 
-  mutating func apply(flags: GlobalOptions) throws(CLIError) {
+  mutating func apply(flags: Globals) throws(CLIError) {
     let given: [(String, String?)] = [
       ("undo-limit", flags.undoLimit.map(String.init)), ("on-replace", flags.onReplace),
       ("on-launch", flags.onLaunch), ("lookahead", flags.lookahead.map(String.init)),

@@ -37,3 +37,23 @@ struct GlobalOptions: ParsableArguments {
       valueName: "MODE"))
   var onLaunch: String?
 }
+
+/// The global options' values, however they were parsed: by ArgumentParser, or by
+/// `NextRequest(quick:)` for a plain `ctfo next`.
+struct Globals: Equatable {
+  var home: String?
+  var deck: [String] = []
+  var seed: UInt64?
+  var lookahead: Int?
+  var undoLimit: Int?
+  var onReplace: String?
+  var onLaunch: String?
+}
+
+extension GlobalOptions {
+  var values: Globals {
+    Globals(
+      home: home, deck: deck, seed: seed, lookahead: lookahead, undoLimit: undoLimit,
+      onReplace: onReplace, onLaunch: onLaunch)
+  }
+}

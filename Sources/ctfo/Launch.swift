@@ -18,7 +18,7 @@ struct Launch {
 
   /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
   /// the decks; deck problems go to stderr, one line each.
-  init(_ options: GlobalOptions, syncDecks: Bool = true) throws {
+  init(_ options: Globals, syncDecks: Bool = true) throws {
     paths = Paths(home: options.home)
     configuration = try Configuration.load(file: paths.configFile, flags: options)
     seed = options.seed ?? UInt64.random(in: .min ... .max)

@@ -4,9 +4,14 @@ import GRDB
 enum Migrations {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1", migrate: v1)
+    for (identifier, migrate) in all { migrator.registerMigration(identifier, migrate: migrate) }
     return migrator
   }
+
+  private static let all: [(String, @Sendable (Database) throws -> Void)] = [("v1", v1)]
+
+  /// The migrations of the current schema, in order: what GRDB records in `grdb_migrations`.
+  static var identifiers: [String] { all.map(\.0) }
 
   /// The secondary indexes of `cards` as of the latest migration. A first import drops them
   /// and builds them again after loading: sorting once beats a million random inserts.
@@ -16,8 +21,10 @@ enum Migrations {
     "CREATE INDEX IF NOT EXISTS cards_by_deck ON cards(deck)",
   ]
 
+  static let cardIndexNames = ["cards_by_ordinal", "cards_by_id", "cards_by_deck"]
+
   static func dropCardIndexes(_ db: Database) throws {
-    for name in ["cards_by_ordinal", "cards_by_id", "cards_by_deck"] {
+    for name in cardIndexNames {
       try db.execute(sql: "DROP INDEX IF EXISTS \(name)")
     }
   }

@@ -11,71 +11,54 @@ import Synchronization
 /// synced before the feed starts and not written while it runs, so the connection's snapshot
 /// is the one the catalog was read from.
 public final class CardReader: Sendable {
-  private struct Connection {
-    var database: OpaquePointer?
-    var statement: OpaquePointer?
+  /// Used only under the mutex; a connection shared with a `DirectStore` is opened in
+  /// SQLite's serialised mode, so the store's own calls on it are safe too.
+  private struct Reader: ~Copyable, @unchecked Sendable {
+    var statement: SQLiteStatement
+    let closesConnection: Bool
+
+    deinit { if closesConnection { sqlite3_close_v2(statement.connection) } }
   }
 
-  private let connection: Mutex<Connection>
+  private let reader: Mutex<Reader>
 
   /// Opens `path` read-only.
-  public init(path: String) throws {
-    var database: OpaquePointer?
-    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-    guard sqlite3_open_v2(path, &database, flags, nil) == SQLITE_OK else {
-      defer { sqlite3_close(database) }
-      throw CardReaderError(message: Self.message(database))
+  public convenience init(path: String) throws {
+    let connection: OpaquePointer
+    do {
+      connection = try openSQLite(path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
+    } catch {
+      throw CardReaderError(message: error.message)
     }
-    sqlite3_busy_timeout(database, 5_000)
-    var statement: OpaquePointer?
-    let sql = "SELECT \(DeckIndex.cardColumns) FROM cards WHERE type = ? AND ordinal = ?"
-    guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK else {
-      defer { sqlite3_close(database) }
-      throw CardReaderError(message: Self.message(database))
-    }
-    connection = Mutex(Connection(database: database, statement: statement))
+    try self.init(connection: connection, closesConnection: true)
   }
 
-  deinit {
-    connection.withLock {
-      sqlite3_finalize($0.statement)
-      sqlite3_close($0.database)
+  /// Reads through `connection` (a `DirectStore`'s), closing it at the end when asked to.
+  init(connection: OpaquePointer, closesConnection: Bool) throws {
+    do {
+      let sql = "SELECT \(DeckIndex.cardColumns) FROM cards WHERE type = ? AND ordinal = ?"
+      let statement = try SQLiteStatement(connection, sql)
+      reader = Mutex(Reader(statement: statement, closesConnection: closesConnection))
+    } catch {
+      if closesConnection { sqlite3_close_v2(connection) }
+      throw CardReaderError(message: error.message)
     }
   }
 
   /// The card of `type` at `ordinal`, or nil past the end.
   public func card(type: String, ordinal: Int) throws -> Card? {
-    try connection.withLock { c in
-      let statement = c.statement
-      defer { sqlite3_reset(statement) }
-      sqlite3_bind_text(statement, 1, type, -1, Self.transient)
-      sqlite3_bind_int64(statement, 2, Int64(ordinal))
-      switch sqlite3_step(statement) {
-      case SQLITE_ROW:
-        return Card(
-          id: Self.text(statement, 0) ?? "", type: Self.text(statement, 1) ?? type,
-          title: Self.text(statement, 2), body: Self.text(statement, 3) ?? "",
-          source: Self.text(statement, 4), url: Self.text(statement, 5),
-          reveal: Self.text(statement, 6))
-      case SQLITE_DONE:
-        return nil
-      default:
-        throw CardReaderError(message: Self.message(c.database))
+    try reader.withLock { r throws(CardReaderError) -> Card? in
+      do throws(SQLiteError) {
+        let cards = try r.statement.rows([.text(type), .integer(Int64(ordinal))]) { row in
+          Card(
+            id: row.text(0) ?? "", type: row.text(1) ?? type, title: row.text(2),
+            body: row.text(3) ?? "", source: row.text(4), url: row.text(5), reveal: row.text(6))
+        }
+        return cards.first
+      } catch {
+        throw CardReaderError(message: error.message)
       }
     }
-  }
-
-  /// SQLite's SQLITE_TRANSIENT: copy the bound text now.
-  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-  private static func text(_ statement: OpaquePointer?, _ column: Int32) -> String? {
-    guard let bytes = sqlite3_column_text(statement, column) else { return nil }
-    let count = Int(sqlite3_column_bytes(statement, column))
-    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-  }
-
-  private static func message(_ database: OpaquePointer?) -> String {
-    database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
   }
 }
 

@@ -29,9 +29,7 @@ public struct DeckIndex: Sendable {
   /// Every type with its metadata and number of cards, by name.
   public func catalog() throws -> [TypeCount] {
     try database.pool.read { db in
-      try Row.fetchAll(
-        db, sql: "SELECT name, label, colour, description, cards FROM card_types ORDER BY name"
-      ).map {
+      try Row.fetchAll(db, sql: Self.catalogSQL).map {
         TypeCount(
           type: CardType(name: $0[0], label: $0[1], colour: $0[2], description: $0[3]),
           cards: $0[4])
@@ -54,6 +52,7 @@ public struct DeckIndex: Sendable {
   }
 
   static let cardColumns = "id, type, title, body, source, url, reveal"
+  static let catalogSQL = "SELECT name, label, colour, description, cards FROM card_types ORDER BY name"
 
   private static func card(_ row: Row) -> Card {
     Card(

@@ -23,7 +23,7 @@ public struct StateStore: Sendable {
   /// The types the user turned off; every other type, new ones included, is enabled.
   public func disabledTypes() throws -> Set<String> {
     try database.pool.read { db in
-      Set(try String.fetchAll(db, sql: "SELECT name FROM disabled_types"))
+      Set(try String.fetchAll(db, sql: Self.disabledTypesSQL))
     }
   }
 
@@ -49,7 +49,7 @@ public struct StateStore: Sendable {
   /// The index the next card shown gets: one past the newest entry, 0 for none.
   public func nextHistoryIndex() throws -> Int {
     try database.pool.read { db in
-      try Int.fetchOne(db, sql: "SELECT MAX(idx) + 1 FROM history") ?? 0
+      try Int.fetchOne(db, sql: Self.nextHistoryIndexSQL) ?? 0
     }
   }
 
@@ -111,15 +111,17 @@ public struct StateStore: Sendable {
 
   // MARK: Writing
 
+  static let disabledTypesSQL = "SELECT name FROM disabled_types"
+  static let nextHistoryIndexSQL = "SELECT MAX(idx) + 1 FROM history"
+  static let historyInsertSQL = """
+    INSERT INTO history (idx, card_id, type, title, shown_at, reaction) VALUES (?, ?, ?, ?, ?, ?)
+    """
+
   /// Writes `change` in one transaction.
   public func apply(_ change: StateChange) throws {
     try database.pool.write { db in
       for effect in change.effects { try Self.write(effect, time: change.time, db) }
-      let insert = try db.cachedStatement(
-        sql: """
-          INSERT INTO history (idx, card_id, type, title, shown_at, reaction)
-          VALUES (?, ?, ?, ?, ?, ?)
-          """)
+      let insert = try db.cachedStatement(sql: Self.historyInsertSQL)
       for entry in change.shown {
         try insert.execute(arguments: [
           entry.index, entry.cardID, entry.type, entry.title, entry.shownAt,

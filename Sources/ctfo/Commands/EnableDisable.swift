@@ -21,7 +21,7 @@ struct Disable: AsyncParsableCommand {
 
 enum TypeSetting {
   static func set(_ types: [String], enabled: Bool, _ global: GlobalOptions) throws {
-    let launch = try Launch(global)
+    let launch = try Launch(global.values)
     let known = Set(try launch.index.catalog().map(\.type.name))
     let unknown = types.filter { !known.contains($0) }
     guard unknown.isEmpty else {

@@ -12,7 +12,7 @@ struct HistoryCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "One JSON object per entry and line.") var json = false
 
   func run() async throws {
-    let launch = try Launch(global, syncDecks: false)
+    let launch = try Launch(global.values, syncDecks: false)
     var out = StandardOutput()
     let formatter = ISO8601DateFormatter()
     for entry in try launch.state.history(limit: max(n, 0)) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CardStore
 import CardText
 import FeedCore
 import FeedPipeline
@@ -26,33 +27,45 @@ struct Next: AsyncParsableCommand {
     if let height, height < 1 { throw ValidationError("--height must be at least 1") }
   }
 
-  func run() async throws {
-    let launch = try Launch(global)
+  var request: NextRequest {
+    NextRequest(globals: global.values, count: n, width: width, height: height, json: json)
+  }
+
+  func run() async throws { try request.run() }
+}
+
+/// What `ctfo next` was asked for, and the run itself: on the calling thread, with no task,
+/// pool or dispatch queue, so that it starts about as fast as fortune.
+struct NextRequest: Equatable {
+  var globals = Globals()
+  var count = 1
+  var width: Int?
+  var height: Int?
+  var json = false
+
+  func run() throws {
+    let paths = Paths(home: globals.home)
+    let configuration = try Configuration.load(file: paths.configFile, flags: globals)
+    let store = try Self.openStore(paths: paths, globals: globals)
     let size = TerminalSize.ofStandardOutput()
     let area = TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? 12)
-    // Asked for many cards at once, keep more in flight: the preparations overlap better and
-    // the loop below rarely waits. The order stays the deal order, so the seed still decides it.
-    let feed = try launch.feed(
-      area: area, lookahead: max(launch.configuration.lookahead, min(n, 8)), inDealOrder: true)
-    feed.start()
-    var cards: [PreparedCard] = []
-    cards.reserveCapacity(n)
-    for _ in 0..<n {
-      switch await feed.next() {
-      case .card(let card): cards.append(card)
-      case .unavailable(let message): throw CLIError(message)
-      case .loading: continue
+    let catalog = try store.catalog()
+    let enabled = Set(catalog.map(\.type.name)).subtracting(try store.disabledTypes())
+    let cards: [PreparedCard]
+    do throws(FeedUnavailable) {
+      cards = try SerialDeal.cards(
+        count, catalog: catalog, enabled: enabled, lookahead: configuration.lookahead,
+        seed: globals.seed ?? UInt64.random(in: .min ... .max), area: area
+      ) { type, ordinal in
+        guard let card = try store.reader.card(type: type, ordinal: ordinal) else {
+          throw MissingCard(type: type, ordinal: ordinal)
+        }
+        return card
       }
+    } catch {
+      throw CLIError(error.description)
     }
-    feed.stop()
-    let first = try launch.state.nextHistoryIndex()
-    let now = Date().timeIntervalSince1970
-    try launch.state.append(
-      cards.enumerated().map { i, prepared in
-        HistoryEntry(
-          index: first + i, cardID: prepared.card.id, type: prepared.card.type,
-          title: prepared.card.title, shownAt: now)
-      })
+    _ = try store.appendShown(cards.map(\.card), time: Date().timeIntervalSince1970)
     var out = StandardOutput()
     for (i, card) in cards.enumerated() {
       if json {
@@ -67,5 +80,20 @@ struct Next: AsyncParsableCommand {
       }
     }
     out.flush()
+  }
+
+  /// The state on one plain connection; when the database is new, needs a migration or the
+  /// decks changed, the full launch (GRDB, deck sync, problems on stderr) runs first.
+  private static func openStore(paths: Paths, globals: Globals) throws -> DirectStore {
+    let decks = paths.decks(extra: globals.deck)
+    do {
+      if let store = try DirectStore.open(path: paths.stateDatabase, decks: decks) { return store }
+      _ = try Launch(globals)
+      return try DirectStore.open(path: paths.stateDatabase)
+    } catch let error as CLIError {
+      throw error
+    } catch {
+      throw CLIError("cannot open the state database \(paths.stateDatabase): \(error)")
+    }
   }
 }

@@ -11,7 +11,7 @@ struct Types: AsyncParsableCommand {
   @Flag(name: .long, help: "One JSON object per type and line.") var json = false
 
   func run() async throws {
-    let launch = try Launch(global)
+    let launch = try Launch(global.values)
     let disabled = try launch.state.disabledTypes()
     var out = StandardOutput()
     for entry in try launch.index.catalog() {

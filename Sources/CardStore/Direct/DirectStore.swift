@@ -1,0 +1,126 @@
+import FeedCore
+import GRDBSQLite
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The state database over one plain SQLite connection, for a command that must start as
+/// fast as fortune (`ctfo next`): no pool, no dispatch queues, no migrations.
+///
+/// It opens only a database that needs nothing done first: the schema is current, the card
+/// indexes exist, and the index holds exactly the listed decks, at their positions, with the
+/// size and mtime they have on disk and no problems to report. Otherwise `open` returns nil:
+/// open a `StateDatabase` (which migrates) and sync the decks, then open this again.
+///
+/// ```swift
+/// guard let store = try DirectStore.open(path: state, decks: decks) else { ... sync ... }
+/// let card = try store.reader.card(type: "fact", ordinal: 0)
+/// let shown = try store.appendShown([card!], time: now)
+/// ```
+public final class DirectStore {
+  private let connection: OpaquePointer
+  /// Reads cards on this store's connection.
+  public let reader: CardReader
+
+  private init(_ connection: OpaquePointer) throws {
+    self.connection = connection
+    reader = try CardReader(connection: connection, closesConnection: false)
+  }
+
+  deinit { sqlite3_close_v2(connection) }
+
+  /// The store, or nil when the database is missing or needs a migration or a deck sync
+  /// (or has deck problems to report).
+  public static func open(path: String, decks: [String]) throws -> DirectStore? {
+    guard access(path, F_OK) == 0 else { return nil }
+    let store = try open(path: path)
+    return try store.isCurrent(decks: decks) ? store : nil
+  }
+
+  /// The store of a database a `StateDatabase` has just migrated and synced.
+  public static func open(path: String) throws -> DirectStore {
+    let store = try DirectStore(
+      try openSQLite(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX))
+    // Not kept in the file: every connection says it (see StateDatabase).
+    try SQLiteStatement(store.connection, "PRAGMA synchronous = FULL").run()
+    // Keep the WAL file when the last connection closes: recreating it and its shared-memory
+    // index costs every short run a file creation, an unlink and their syncs.
+    var persist: Int32 = 1
+    sqlite3_file_control(store.connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+    return store
+  }
+
+  /// Every type with its metadata and number of cards, by name (as `DeckIndex.catalog()`).
+  public func catalog() throws -> [TypeCount] {
+    try SQLiteStatement(connection, DeckIndex.catalogSQL).rows { row in
+      TypeCount(
+        type: CardType(
+          name: row.text(0) ?? "", label: row.text(1), colour: row.text(2),
+          description: row.text(3)),
+        cards: Int(row.integer(4)))
+    }
+  }
+
+  /// The types the user turned off (as `StateStore.disabledTypes()`).
+  public func disabledTypes() throws -> Set<String> {
+    Set(try SQLiteStatement(connection, StateStore.disabledTypesSQL).rows { $0.text(0) ?? "" })
+  }
+
+  /// Appends a history row for each card, numbered after the newest row, in one
+  /// transaction that takes the write lock first (so a running app cannot take the same
+  /// numbers). Returns the rows written.
+  public func appendShown(_ cards: [Card], time: Double) throws -> [HistoryEntry] {
+    try SQLiteStatement(connection, "BEGIN IMMEDIATE").run()
+    do {
+      let next = try SQLiteStatement(connection, StateStore.nextHistoryIndexSQL)
+      let first = try next.rows { Int($0.integer(0)) }.first ?? 0
+      let entries = cards.enumerated().map { i, card in
+        HistoryEntry(
+          index: first + i, cardID: card.id, type: card.type, title: card.title, shownAt: time)
+      }
+      let insert = try SQLiteStatement(connection, StateStore.historyInsertSQL)
+      for entry in entries {
+        try insert.run([
+          .integer(Int64(entry.index)), .text(entry.cardID), .text(entry.type),
+          .text(entry.title), .real(entry.shownAt), .null,
+        ])
+      }
+      try SQLiteStatement(connection, "COMMIT").run()
+      return entries
+    } catch {
+      sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
+      throw error
+    }
+  }
+
+  /// Whether nothing needs doing first: schema, card indexes and decks as a sync leaves them.
+  private func isCurrent(decks paths: [String]) throws -> Bool {
+    let applied = try? SQLiteStatement(connection, "SELECT identifier FROM grdb_migrations")
+      .rows { $0.text(0) ?? "" }
+    guard let applied, Set(applied) == Set(Migrations.identifiers) else { return false }
+    let names = Migrations.cardIndexNames.map { "'\($0)'" }.joined(separator: ", ")
+    let indexes = try SQLiteStatement(
+      connection, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN (\(names))"
+    ).rows { $0.integer(0) }
+    guard indexes.first == Int64(Migrations.cardIndexNames.count) else { return false }
+    var seen = Set<String>()
+    let listed = paths.filter { seen.insert($0).inserted }
+    let indexed = try SQLiteStatement(
+      connection, "SELECT path, position, size, mtime, problems FROM decks"
+    ).rows { row in
+      (path: row.text(0) ?? "", position: Int(row.integer(1)), size: row.integer(2),
+       mtime: row.real(3), problems: row.text(4) ?? "")
+    }
+    guard indexed.count == listed.count else { return false }
+    let byPath = Dictionary(indexed.map { ($0.path, $0) }) { a, _ in a }
+    for (position, path) in listed.enumerated() {
+      guard let deck = byPath[path], deck.position == position, deck.problems == "[]",
+        let file = try? DeckFile(path: path), file.size == deck.size, file.mtime == deck.mtime
+      else { return false }
+    }
+    return true
+  }
+}
