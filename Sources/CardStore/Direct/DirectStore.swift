@@ -46,10 +46,6 @@ public final class DirectStore {
       try openSQLite(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX))
     // Not kept in the file: every connection says it (see StateDatabase).
     try SQLiteStatement(store.connection, "PRAGMA synchronous = FULL").run()
-    // Keep the WAL file when the last connection closes: recreating it and its shared-memory
-    // index costs every short run a file creation, an unlink and their syncs.
-    var persist: Int32 = 1
-    sqlite3_file_control(store.connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
     return store
   }
 
