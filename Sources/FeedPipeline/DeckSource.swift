@@ -1,22 +1,25 @@
 import CardStore
 import FeedCore
 
-/// The cards of the indexed decks: the catalog is the index's type counts, and fetching a card
-/// is one indexed query (feed-logic.md's "DB query" of preparation).
+/// The cards of the indexed decks: the catalog is the index's type counts as read at launch,
+/// and fetching a card is one indexed query (feed-logic.md's "DB query" of preparation).
 public struct DeckSource: CardSource {
-  private let index: DeckIndex
+  private let types: [TypeCount]
   private let reader: CardReader
 
-  public init(index: DeckIndex, reader: CardReader) {
-    self.index = index
+  public init(catalog: [TypeCount], reader: CardReader) {
+    types = catalog
     self.reader = reader
   }
 
-  public func catalog() async throws -> [TypeCount] {
-    try index.catalog()
-  }
+  public func catalog() async throws -> [TypeCount] { types }
 
   public func fetch(type: String, ordinal: Int) async throws -> Card {
+    try card(type: type, ordinal: ordinal)
+  }
+
+  /// The card, fetched on the calling thread (`SerialDeal`'s fetch).
+  public func card(type: String, ordinal: Int) throws -> Card {
     guard let card = try reader.card(type: type, ordinal: ordinal) else {
       throw MissingCard(type: type, ordinal: ordinal)
     }

@@ -27,7 +27,7 @@ struct CTFO: AsyncParsableCommand {
     let arguments = Array(CommandLine.arguments.dropFirst())
     guard let request = NextRequest(quick: arguments) else { return await main(arguments) }
     do {
-      try request.run()
+      try await request.run()
     } catch {
       exit(withError: error)
     }

@@ -36,7 +36,7 @@ struct Launch {
   /// The card source of the feed: the deck index, slowed down for tests when
   /// `CTFO_TEST_FETCH_DELAY_MS` is set.
   func source() throws -> any CardSource {
-    let deck = DeckSource(index: index, reader: try index.reader())
+    let deck = DeckSource(catalog: try index.catalog(), reader: try index.reader())
     let delay = ProcessInfo.processInfo.environment["CTFO_TEST_FETCH_DELAY_MS"].flatMap { Int($0) }
     guard let delay, delay > 0 else { return deck }
     return DelayedSource(base: deck, milliseconds: delay)

@@ -31,7 +31,7 @@ struct Next: AsyncParsableCommand {
     NextRequest(globals: global.values, count: n, width: width, height: height, json: json)
   }
 
-  func run() async throws { try request.run() }
+  func run() async throws { try await request.run() }
 }
 
 /// What `ctfo next` was asked for, and the run itself: on the calling thread, with no task,
@@ -43,7 +43,12 @@ struct NextRequest: Equatable {
   var height: Int?
   var json = false
 
-  func run() throws {
+  /// Up to this many cards are dealt on the calling thread; more go through a `Feed`, whose
+  /// preparations use both cores (measured at 30,000 cards: 43,000 cards/s alone, 56,000 with
+  /// the feed). Both deal the same cards for the same seed and lookahead.
+  static let serialLimit = 256
+
+  func run() async throws {
     let paths = Paths(home: globals.home)
     let configuration = try Configuration.load(file: paths.configFile, flags: globals)
     let store = try Self.openStore(paths: paths, globals: globals)
@@ -51,19 +56,39 @@ struct NextRequest: Equatable {
     let area = TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? 12)
     let catalog = try store.catalog()
     let enabled = Set(catalog.map(\.type.name)).subtracting(try store.disabledTypes())
+    let source = DeckSource(catalog: catalog, reader: store.reader)
+    let seed = globals.seed ?? UInt64.random(in: .min ... .max)
+    // Eight in flight keep a feed's two cores busy; the same number for the serial deal keeps
+    // `-n 10` the first ten cards of `-n 1000` with the same seed.
+    let lookahead = max(configuration.lookahead, 8)
     let cards: [PreparedCard]
-    do throws(FeedUnavailable) {
-      cards = try SerialDeal.cards(
-        count, catalog: catalog, enabled: enabled, lookahead: configuration.lookahead,
-        seed: globals.seed ?? UInt64.random(in: .min ... .max), area: area
-      ) { type, ordinal in
-        guard let card = try store.reader.card(type: type, ordinal: ordinal) else {
-          throw MissingCard(type: type, ordinal: ordinal)
-        }
-        return card
+    if count <= Self.serialLimit {
+      do throws(FeedUnavailable) {
+        cards = try SerialDeal.cards(
+          count, catalog: catalog, enabled: enabled, lookahead: lookahead, seed: seed, area: area,
+          fetch: source.card)
+      } catch {
+        throw CLIError(error.description)
       }
-    } catch {
-      throw CLIError(error.description)
+    } else {
+      // A connection of its own for the preparations: the store's is opened in SQLite's
+      // serialised mode, whose extra lock the two preparing threads would contend for.
+      let reader = try CardReader(path: paths.stateDatabase)
+      let feed = Feed(
+        source: DeckSource(catalog: catalog, reader: reader), catalog: catalog, enabled: enabled, lookahead: lookahead, seed: seed,
+        area: area, inDealOrder: true)
+      feed.start()
+      defer { feed.stop() }
+      var dealt: [PreparedCard] = []
+      dealt.reserveCapacity(count)
+      while dealt.count < count {
+        switch await feed.next() {
+        case .card(let card): dealt.append(card)
+        case .unavailable(let message): throw CLIError(message)
+        case .loading: continue
+        }
+      }
+      cards = dealt
     }
     _ = try store.appendShown(cards.map(\.card), time: Date().timeIntervalSince1970)
     var out = StandardOutput()
