@@ -123,6 +123,30 @@ import Testing
     #expect(first.count == 40 && first == second)
   }
 
+  @Test func aShortRunDealsTheFirstCardsOfALongOneWithTheSameSeed() throws {
+    // 200 cards are dealt on one thread, 1,000 through the concurrent feed; with pools of 7
+    // and 30 cards, both start over many times while cards are in flight.
+    let a = try CommandLine(bundled: false)
+    let b = try CommandLine(bundled: false)
+    defer {
+      a.remove()
+      b.remove()
+    }
+    let lines = { (type: String, n: Int) in
+      (0..<n).map { #"{"id": "\#(type)\#($0)", "type": "\#(type)", "body": "b"}"# }
+    }
+    let deck = (lines("x", 7) + lines("y", 30)).joined(separator: "\n")
+    let ids = { (cli: CommandLine, n: Int) throws -> [String] in
+      let path = try cli.write("small.jsonl", deck)
+      return try cli.run(["next", "-n", "\(n)", "--json", "--seed", "5", "--deck", path]).objects
+        .map { $0["id"] as! String }
+    }
+    let short = try ids(a, 200)
+    let long = try ids(b, 1_000)
+    #expect(short.count == 200 && long.count == 1_000)
+    #expect(Array(long.prefix(200)) == short)
+  }
+
   @Test func aBadConfigValueNamesTheKeyAndTheAllowedValues() throws {
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
