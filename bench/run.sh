@@ -29,12 +29,16 @@ echo "== machine: $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%dT%H:%MZ)"
 
 echo "== feed: cards dealt per second by 'ctfo next --json' at 60x12 to /dev/null (target >= 50,000/s)"
 "$ctfo" next -n 1 >/dev/null   # index the bundled decks first
-for n in 30000; do
-  start=$(date +%s.%N)
-  "$ctfo" next -n $n --json --width 60 --height 12 >/dev/null
-  end=$(date +%s.%N)
-  python3 -c "import sys; n=$n; t=$end-$start; print(f'next -n {n}: {t:.3f} s, {n/t:,.0f} cards/s')"
-done
+# Ten runs: one run's figure moves by 20 % with the machine's noise.
+hyperfine -N --warmup 2 --runs 10 --export-json "$work/feed.json" \
+  "$ctfo next -n 30000 --json --width 60 --height 12" >/dev/null 2>&1
+python3 - "$work/feed.json" <<'PY'
+import json, statistics, sys
+times = json.load(open(sys.argv[1]))["results"][0]["times"]
+n = 30000
+print(f"next -n {n}, 10 runs: median {statistics.median(times):.3f} s = {n / statistics.median(times):,.0f} cards/s "
+      f"(runs from {n / max(times):,.0f} to {n / min(times):,.0f} cards/s)")
+PY
 
 echo "== start: 'ctfo next -n 1' beside fortune (target: ctfo no slower)"
 hyperfine -N --warmup 20 --runs 200 --style basic \
