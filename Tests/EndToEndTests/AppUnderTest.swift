@@ -33,9 +33,12 @@ final class AppUnderTest {
     try deck.write(to: deckFile, atomically: false, encoding: .utf8)
     let env = (["CTFO_HOME": home.path, "CTFO_BUNDLED_DECKS": ""].merging(environment) { $1 })
       .map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-    // `swift test` hands NO_COLOR to its children: drop it, so each test chooses.
+    // `swift test` hands NO_COLOR to its children: drop it, so each test chooses. The exit
+    // status goes on a line of its own with explicit carriage returns: after a SIGKILL the tty
+    // is still raw (no CR on LF) and the cursor anywhere, and "exit=137" must not wrap.
     let command =
-      "env -u NO_COLOR \(env) '\(binary)' --deck '\(deckFile.path)'; echo \"exit=$?\"; "
+      "env -u NO_COLOR \(env) '\(binary)' --deck '\(deckFile.path)'; "
+      + "printf '\\r\\nexit=%s\\r\\n' $?; "
       + "stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo; "
       + "exec sleep 600"
     tmux = try TmuxDriver(command: command, width: width, height: height)
