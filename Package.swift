@@ -5,7 +5,8 @@ let package = Package(
   name: "ctfo",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "ctfo", targets: ["ctfo"])
+    .executable(name: "ctfo", targets: ["ctfo"]),
+    .executable(name: "ctfo-full", targets: ["ctfo-full"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -29,31 +30,44 @@ let package = Package(
     ),
     .target(name: "CardText"),
     .target(
+      name: "StateFile",
+      dependencies: ["FeedCore", .product(name: "GRDBSQLite", package: "GRDB.swift")]
+    ),
+    .target(
       name: "CardStore",
       dependencies: [
-        "FeedCore", .product(name: "GRDB", package: "GRDB.swift"),
+        "FeedCore", "StateFile", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
     .target(
       name: "FeedPipeline",
       dependencies: [
-        "FeedCore", "CardText", "CardStore", .product(name: "DequeModule", package: "swift-collections"),
+        "FeedCore", "CardText", "StateFile", .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
     .target(name: "Screens", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Terminal"]),
     .target(name: "Terminal", dependencies: ["CNcursesw", "CardText"]),
+    .target(
+      name: "CommandSupport", dependencies: ["FeedCore", "CardText", "StateFile", "FeedPipeline"]),
+    // The small `ctfo`: no Foundation, linked statically (see DECISIONS.md, "The small ctfo").
     .executableTarget(
       name: "ctfo",
+      dependencies: ["CommandSupport"],
+      linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
+    ),
+    .executableTarget(
+      name: "ctfo-full",
       dependencies: [
-        "FeedCore", "CardText", "CardStore", "FeedPipeline", "Screens", "Terminal",
+        "FeedCore", "CardText", "StateFile", "CardStore", "FeedPipeline", "Screens", "Terminal",
+        "CommandSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "TOMLKit", package: "TOMLKit"),
       ]
     ),
     .executableTarget(
       name: "ctfo-bench",
-      dependencies: ["FeedCore", "CardText", "CardStore", "FeedPipeline", "Screens"]
+      dependencies: ["FeedCore", "CardText", "StateFile", "CardStore", "FeedPipeline", "Screens"]
     ),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
     .testTarget(
@@ -64,14 +78,17 @@ let package = Package(
     ),
     .testTarget(
       name: "CardStoreTests",
-      dependencies: ["CardStore", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["CardStore", "StateFile", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline"]),
     .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Snapshots"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(
       name: "CommandTests",
-      dependencies: ["ctfo", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "ctfo-full", "CommandSupport", "StateFile",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .testTarget(name: "EndToEndTests", dependencies: []),
   ],

@@ -16,7 +16,8 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-swift build -c release --static-swift-stdlib --product ctfo >/dev/null
+swift build -c release --static-swift-stdlib --product ctfo-full >/dev/null
+swift build -c release --static-swift-stdlib --product ctfo >/dev/null 2>&1
 swift build -c release --static-swift-stdlib --product ctfo-bench >/dev/null
 ctfo=$root/.build/release/ctfo
 bench=$root/.build/release/ctfo-bench

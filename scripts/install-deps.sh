@@ -6,6 +6,11 @@ pkg-config --exists ncursesw 2>/dev/null || need+=(libncursesw5-dev)
 command -v tmux >/dev/null || need+=(tmux)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 [ -f /usr/share/unicode/EastAsianWidth.txt ] || need+=(unicode-data)
+# The small `ctfo` is linked statically: it needs the static archives of SQLite, libc and libstdc++.
+multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+[ -f "/usr/lib/$multiarch/libsqlite3.a" ] || need+=(libsqlite3-dev)
+[ -f "/usr/lib/$multiarch/libc.a" ] || need+=(libc6-dev)
+[ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] || need+=(libstdc++-12-dev)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then
   echo "installing: ${need[*]}"

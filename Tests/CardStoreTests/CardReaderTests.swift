@@ -1,5 +1,6 @@
 import CardStore
 import FeedCore
+import StateFile
 import Testing
 
 @Suite struct CardReaderTests {

@@ -1,5 +1,6 @@
 import CardStore
 import FeedCore
+import StateFile
 import Foundation
 import GRDB
 import Testing
@@ -75,5 +76,76 @@ private func execute(_ sql: String, at path: String) throws {
     #expect(history.map(\.index) == [2, 1, 0])
     #expect(history.prefix(2).map(\.cardID) == cards.reversed().map(\.id))
     #expect(history.prefix(2).allSatisfy { $0.shownAt == 42 && $0.reaction == nil })
+  }
+}
+
+@Suite struct DirectStoreStateTests {
+  @Test func theMigrationsItRequiresAreTheOnesTheMigratorApplies() throws {
+    let home = try TestHome()
+    let applied = try DatabaseQueue(path: home.database.path).read {
+      try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+    }
+    #expect(applied == StateSchema.migrations)
+  }
+
+  @Test func remembersTheConfigFileOnlyAsItWasWhenRead() throws {
+    let home = try TestHome()
+    _ = try home.index.sync(decks: [])
+    let store = try #require(try DirectStore.open(path: home.database.path, decks: []))
+    let read = FileStamp(size: 16, mtime: 1_700_000_000.25, inode: 42)
+    #expect(try store.configLookahead(path: "/c.toml", stamp: read) == nil, "never read")
+    try store.recordConfig(path: "/c.toml", stamp: read, lookahead: 7)
+    #expect(try store.configLookahead(path: "/c.toml", stamp: read) == 7)
+    for changed in [
+      FileStamp(size: 17, mtime: read.mtime, inode: read.inode),
+      FileStamp(size: read.size, mtime: read.mtime + 0.001, inode: read.inode),
+      FileStamp(size: read.size, mtime: read.mtime, inode: 43), .missing,
+    ] {
+      #expect(try store.configLookahead(path: "/c.toml", stamp: changed) == nil)
+    }
+    #expect(try store.configLookahead(path: "/other.toml", stamp: read) == nil, "another file")
+    try store.recordConfig(path: "/c.toml", stamp: .missing, lookahead: 5)
+    #expect(try store.configLookahead(path: "/c.toml", stamp: .missing) == 5)
+    #expect(try store.configLookahead(path: "/c.toml", stamp: read) == nil, "replaced")
+  }
+
+  @Test func aTransactionThatThrowsWritesNothingAndInnerOnesJoinTheOuter() throws {
+    struct Stop: Error {}
+    let home = try TestHome()
+    let deck = try home.deck("a.jsonl", [cardLine("a1", type: "fact")])
+    _ = try home.index.sync(decks: [deck])
+    let store = try #require(try DirectStore.open(path: home.database.path, decks: [deck]))
+    let card = try #require(try store.reader.card(type: "fact", ordinal: 0))
+    #expect(throws: Stop.self) {
+      try store.transaction {
+        _ = try store.appendShown([card, card], time: 1)
+        throw Stop()
+      }
+    }
+    #expect(try home.state.history(limit: 10).isEmpty)
+    let written = try store.transaction {
+      try store.appendShown([card], time: 1) + store.appendShown([card], time: 2)
+    }
+    #expect(written.map(\.index) == [0, 1])
+    #expect(try home.state.history(limit: 10).map(\.index) == [1, 0])
+  }
+}
+
+@Suite struct FileStampTests {
+  @Test func tellsAMissingFileAFolderAndEveryChangeOfAFile() throws {
+    let home = try TestHome()
+    let path = home.url.path + "/f.txt"
+    #expect(FileStamp.of(path) == .missing)
+    #expect(FileStamp.of(home.url.path) == nil, "a folder")
+    try home.deck("f.txt", ["one"])
+    let first = try #require(FileStamp.of(path))
+    #expect(first.size == 4 && first.inode != 0)
+    #expect(FileStamp.ofReadable(path) == first)
+    try home.setModified(path, 1_000.5)
+    let touched = try #require(FileStamp.of(path))
+    #expect(touched.mtime == 1_000.5 && touched != first)
+    try home.deck("f.txt", ["three"])
+    #expect(FileStamp.of(path)?.size == 6)
+    #expect(FileStamp.ofReadable(home.url.path + "/none") == nil)
   }
 }

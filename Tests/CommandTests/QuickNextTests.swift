@@ -1,7 +1,8 @@
 import ArgumentParser
 import Testing
 
-@testable import ctfo
+import CommandSupport
+@testable import ctfo_full
 
 /// `ctfo next`'s quick parser must read exactly what ArgumentParser reads, or leave it.
 @Suite struct QuickNextTests {

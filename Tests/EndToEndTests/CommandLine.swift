@@ -28,6 +28,8 @@ struct CommandLine {
 
   let home: String
   var environment: [String: String] = [:]
+  /// The program run: the built `ctfo` unless a test installed a copy.
+  var program = CommandLine.binary
 
   /// A fresh home folder; `bundled: false` hides the bundled decks.
   init(bundled: Bool = true) throws {
@@ -47,11 +49,11 @@ struct CommandLine {
   }
 
   func run(_ arguments: [String]) throws -> Result {
-    guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
-      throw MissingBinary(path: Self.binary)
+    guard FileManager.default.isExecutableFile(atPath: program) else {
+      throw MissingBinary(path: program)
     }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env.merge(environment) { _, new in new }

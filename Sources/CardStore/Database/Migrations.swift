@@ -1,4 +1,5 @@
 import GRDB
+import StateFile
 
 /// The schema, as migrations. A migration that shipped is never edited: add `v2`, `v3`, ...
 enum Migrations {
@@ -8,9 +9,10 @@ enum Migrations {
     return migrator
   }
 
-  private static let all: [(String, @Sendable (Database) throws -> Void)] = [("v1", v1)]
+  static let all: [(String, @Sendable (Database) throws -> Void)] = [("v1", v1), ("v2", v2)]
 
-  /// The migrations of the current schema, in order: what GRDB records in `grdb_migrations`.
+  /// The migrations of the current schema, in order: what GRDB records in `grdb_migrations`
+  /// (`StateSchema.migrations`, which `DirectStore` checks; a test keeps the two equal).
   static var identifiers: [String] { all.map(\.0) }
 
   /// The secondary indexes of `cards` as of the latest migration. A first import drops them
@@ -21,7 +23,7 @@ enum Migrations {
     "CREATE INDEX IF NOT EXISTS cards_by_deck ON cards(deck)",
   ]
 
-  static let cardIndexNames = ["cards_by_ordinal", "cards_by_id", "cards_by_deck"]
+  static let cardIndexNames = StateSchema.cardIndexNames
 
   static func dropCardIndexes(_ db: Database) throws {
     for name in cardIndexNames {
@@ -98,6 +100,21 @@ enum Migrations {
           reaction TEXT NOT NULL,
           committed_at REAL NOT NULL,
           sent_at REAL
+        );
+        """)
+  }
+
+  /// The config file as last read (its stamp) and the one setting `ctfo next` takes from it,
+  /// so that its quick path can tell, without parsing TOML, that the file did not change.
+  private static func v2(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE config_reads (
+          path TEXT PRIMARY KEY,
+          size INTEGER NOT NULL,
+          mtime REAL NOT NULL,
+          inode INTEGER NOT NULL,
+          lookahead INTEGER NOT NULL
         );
         """)
   }

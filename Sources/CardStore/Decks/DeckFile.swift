@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import StateFile
 
 /// A deck file opened for streaming: its size and modification time, its lines read in
 /// 1 MiB chunks (never the whole file as one string), and a hash of its content.
@@ -27,12 +28,9 @@ final class DeckFile {
       close(descriptor)
       throw DeckProblem.unreadable(path, errno: failure)
     }
-    size = Int64(info.st_size)
-    #if canImport(Darwin)
-      mtime = Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
-    #else
-      mtime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-    #endif
+    let stamp = FileStamp(info)
+    size = stamp.size
+    mtime = stamp.mtime
   }
 
   deinit { close(descriptor) }

@@ -1,4 +1,5 @@
 import FeedCore
+import StateFile
 import GRDB
 
 /// The deck index: the cards of every deck, numbered per type by a dense ordinal.
@@ -51,8 +52,8 @@ public struct DeckIndex: Sendable {
     }
   }
 
-  static let cardColumns = "id, type, title, body, source, url, reveal"
-  static let catalogSQL = "SELECT name, label, colour, description, cards FROM card_types ORDER BY name"
+  static let cardColumns = StateSchema.cardColumns
+  static let catalogSQL = StateSchema.catalogSQL
 
   private static func card(_ row: Row) -> Card {
     Card(

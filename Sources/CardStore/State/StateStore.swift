@@ -1,4 +1,5 @@
 import FeedCore
+import StateFile
 import GRDB
 
 /// History, settings, undo tombstones and the reaction outbox in the state database.
@@ -111,11 +112,9 @@ public struct StateStore: Sendable {
 
   // MARK: Writing
 
-  static let disabledTypesSQL = "SELECT name FROM disabled_types"
-  static let nextHistoryIndexSQL = "SELECT MAX(idx) + 1 FROM history"
-  static let historyInsertSQL = """
-    INSERT INTO history (idx, card_id, type, title, shown_at, reaction) VALUES (?, ?, ?, ?, ?, ?)
-    """
+  static let disabledTypesSQL = StateSchema.disabledTypesSQL
+  static let nextHistoryIndexSQL = StateSchema.nextHistoryIndexSQL
+  static let historyInsertSQL = StateSchema.historyInsertSQL
 
   /// Writes `change` in one transaction.
   public func apply(_ change: StateChange) throws {

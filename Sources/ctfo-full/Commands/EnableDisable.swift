@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardStore
+import CommandSupport
 
 /// `ctfo enable TYPE...`: the same setting as the settings screen's checkboxes.
 struct Enable: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 
 /// Options every command accepts, before or after the subcommand's name.
 struct GlobalOptions: ParsableArguments {
@@ -35,18 +36,6 @@ struct GlobalOptions: ParsableArguments {
     help: ArgumentHelp(
       "What launch does with the last run's undo window: restore, clear-gracefully or ignore.",
       valueName: "MODE"))
-  var onLaunch: String?
-}
-
-/// The global options' values, however they were parsed: by ArgumentParser, or by
-/// `NextRequest(quick:)` for a plain `ctfo next`.
-struct Globals: Equatable {
-  var home: String?
-  var deck: [String] = []
-  var seed: UInt64?
-  var lookahead: Int?
-  var undoLimit: Int?
-  var onReplace: String?
   var onLaunch: String?
 }
 

@@ -1,3 +1,4 @@
+import CommandSupport
 import FeedCore
 import FeedPipeline
 import Screens

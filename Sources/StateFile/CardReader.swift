@@ -36,7 +36,7 @@ public final class CardReader: Sendable {
   /// Reads through `connection` (a `DirectStore`'s), closing it at the end when asked to.
   init(connection: OpaquePointer, closesConnection: Bool) throws {
     do {
-      let sql = "SELECT \(DeckIndex.cardColumns) FROM cards WHERE type = ? AND ordinal = ?"
+      let sql = "SELECT \(StateSchema.cardColumns) FROM cards WHERE type = ? AND ordinal = ?"
       let statement = try SQLiteStatement(connection, sql)
       reader = Mutex(Reader(statement: statement, closesConnection: closesConnection))
     } catch {

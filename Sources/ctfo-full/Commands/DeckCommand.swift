@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardStore
+import CommandSupport
 
 /// `ctfo deck`: tools for deck files.
 struct DeckCommand: AsyncParsableCommand {

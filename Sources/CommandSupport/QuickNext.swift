@@ -10,7 +10,7 @@
 /// `--help` and every mistake included, returns nil and goes to ArgumentParser, which then
 /// parses, explains or rejects it. A test checks that both parsers agree.
 extension NextRequest {
-  init?(quick arguments: [String]) {
+  public init?(quick arguments: [String]) {
     var request = NextRequest()
     var sawNext = false
     var seen = Set<String>()

@@ -1,5 +1,6 @@
 import CardStore
 import CardText
+import CommandSupport
 import FeedCore
 import FeedPipeline
 import Foundation
@@ -19,7 +20,7 @@ struct Launch {
   /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
   /// the decks; deck problems go to stderr, one line each.
   init(_ options: Globals, syncDecks: Bool = true) throws {
-    paths = Paths(home: options.home)
+    paths = Paths(full: options.home)
     configuration = try Configuration.load(file: paths.configFile, flags: options)
     seed = options.seed ?? UInt64.random(in: .min ... .max)
     do {
@@ -54,4 +55,10 @@ struct Launch {
       source: try source(), catalog: catalog, enabled: enabled, lookahead: lookahead ?? configuration.lookahead,
       seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady)
   }
+}
+
+extension Paths {
+  /// The paths as `ctfo-full` finds them: when `$HOME` is not set, the home folder of the
+  /// user's entry in the password database.
+  init(full home: String?) { self.init(home: home, userHome: NSHomeDirectory()) }
 }

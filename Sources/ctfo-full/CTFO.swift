@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import Foundation
 
 /// The `ctfo` command: the interactive app, or one of the subcommands.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardText
+import CommandSupport
 import Foundation
 
 /// `ctfo history`: the cards shown, newest first.

@@ -1,4 +1,5 @@
 import CardText
+import CommandSupport
 import FeedCore
 import Screens
 import Terminal

@@ -1,36 +1,31 @@
-import CardText
-import Foundation
-
-/// Writing to stdout and stderr: buffered, and sanitised wherever text came from outside.
-enum Output {
-  /// One line on stderr, sanitised.
-  static func warn(_ line: String) {
-    FileHandle.standardError.write(Data((Sanitizer.sanitizeLine(line) + "\n").utf8))
-  }
-}
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Collects output and writes it to stdout in large blocks.
-struct StandardOutput {
+public struct StandardOutput {
   private var buffer: [UInt8] = []
 
-  init() { buffer.reserveCapacity(1 << 16) }
+  public init() { buffer.reserveCapacity(1 << 16) }
 
-  mutating func line(_ text: String) {
+  public mutating func line(_ text: String) {
     raw(text)
     endLine()
   }
 
   /// Appends text as it is.
-  mutating func raw(_ text: String) { buffer.append(contentsOf: text.utf8) }
+  public mutating func raw(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
   /// Ends the line, writing the buffer out when it is large.
-  mutating func endLine() {
+  public mutating func endLine() {
     buffer.append(0x0A)
     if buffer.count >= 1 << 16 { flush() }
   }
 
   /// Appends a JSON string literal for `text` (`null` for nil), escaping on the UTF-8 bytes.
-  mutating func json(_ text: String?) {
+  public mutating func json(_ text: String?) {
     guard var text else { return raw("null") }
     buffer.append(0x22)
     text.withUTF8 { bytes in
@@ -50,7 +45,7 @@ struct StandardOutput {
   }
 
   /// Writes one JSON object on its own line; keys are ours (plain ASCII), values are escaped.
-  mutating func jsonObject(_ fields: KeyValuePairs<String, JSONValue>) {
+  public mutating func jsonObject(_ fields: KeyValuePairs<String, JSONValue>) {
     buffer.append(0x7B)
     for (i, (key, value)) in fields.enumerated() {
       if i > 0 { buffer.append(0x2C) }
@@ -77,7 +72,7 @@ struct StandardOutput {
     return [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
   }
 
-  mutating func flush() {
+  public mutating func flush() {
     guard !buffer.isEmpty else { return }
     buffer.withUnsafeBytes { raw in
       var offset = 0
@@ -92,7 +87,7 @@ struct StandardOutput {
 }
 
 /// A value of the JSON objects the commands print.
-enum JSONValue {
+public enum JSONValue {
   case string(String?)
   case int(Int)
   case bool(Bool)

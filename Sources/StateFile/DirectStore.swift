@@ -13,7 +13,8 @@ import GRDBSQLite
 /// It opens only a database that needs nothing done first: the schema is current, the card
 /// indexes exist, and the index holds exactly the listed decks, at their positions, with the
 /// size and mtime they have on disk and no problems to report. Otherwise `open` returns nil:
-/// open a `StateDatabase` (which migrates) and sync the decks, then open this again.
+/// open `CardStore`'s `StateDatabase` (which migrates) and sync the decks, then open this
+/// again.
 ///
 /// ```swift
 /// guard let store = try DirectStore.open(path: state, decks: decks) else { ... sync ... }
@@ -37,7 +38,7 @@ public final class DirectStore {
   public static func open(path: String, decks: [String]) throws -> DirectStore? {
     guard access(path, F_OK) == 0 else { return nil }
     let store = try open(path: path)
-    return try store.isCurrent(decks: decks) ? store : nil
+    return try store.transaction(.deferred) { try store.isCurrent(decks: decks) } ? store : nil
   }
 
   /// The store of a database a `StateDatabase` has just migrated and synced.
@@ -49,9 +50,9 @@ public final class DirectStore {
     return store
   }
 
-  /// Every type with its metadata and number of cards, by name (as `DeckIndex.catalog()`).
+  /// Every type with its metadata and number of cards, by name (as `CardStore`'s `DeckIndex.catalog()`).
   public func catalog() throws -> [TypeCount] {
-    try SQLiteStatement(connection, DeckIndex.catalogSQL).rows { row in
+    try SQLiteStatement(connection, StateSchema.catalogSQL).rows { row in
       TypeCount(
         type: CardType(
           name: row.text(0) ?? "", label: row.text(1), colour: row.text(2),
@@ -60,32 +61,49 @@ public final class DirectStore {
     }
   }
 
-  /// The types the user turned off (as `StateStore.disabledTypes()`).
+  /// The types the user turned off (as `CardStore`'s `StateStore.disabledTypes()`).
   public func disabledTypes() throws -> Set<String> {
-    Set(try SQLiteStatement(connection, StateStore.disabledTypesSQL).rows { $0.text(0) ?? "" })
+    Set(try SQLiteStatement(connection, StateSchema.disabledTypesSQL).rows { $0.text(0) ?? "" })
   }
 
   /// Appends a history row for each card, numbered after the newest row, in one
   /// transaction that takes the write lock first (so a running app cannot take the same
-  /// numbers). Returns the rows written.
+  /// numbers), or in the caller's `transaction`. Returns the rows written.
   public func appendShown(_ cards: [Card], time: Double) throws -> [HistoryEntry] {
-    try SQLiteStatement(connection, "BEGIN IMMEDIATE").run()
-    do {
-      let next = try SQLiteStatement(connection, StateStore.nextHistoryIndexSQL)
+    try transaction {
+      let next = try SQLiteStatement(connection, StateSchema.nextHistoryIndexSQL)
       let first = try next.rows { Int($0.integer(0)) }.first ?? 0
       let entries = cards.enumerated().map { i, card in
         HistoryEntry(
           index: first + i, cardID: card.id, type: card.type, title: card.title, shownAt: time)
       }
-      let insert = try SQLiteStatement(connection, StateStore.historyInsertSQL)
+      let insert = try SQLiteStatement(connection, StateSchema.historyInsertSQL)
       for entry in entries {
         try insert.run([
           .integer(Int64(entry.index)), .text(entry.cardID), .text(entry.type),
           .text(entry.title), .real(entry.shownAt), .null,
         ])
       }
-      try SQLiteStatement(connection, "COMMIT").run()
       return entries
+    }
+  }
+
+  /// How a transaction starts: taking the write lock at once, or only reading until it writes.
+  public enum TransactionKind: Sendable { case immediate, deferred }
+
+  /// Runs `body` in one transaction, committed when it returns and rolled back when it
+  /// throws; inside another, in that one. `.immediate` (the default) takes the write lock
+  /// first. Reads in one transaction also share one snapshot and one round of SQLite's locks
+  /// (a deal of eight cards read outside one took eight rounds).
+  public func transaction<T>(
+    _ kind: TransactionKind = .immediate, _ body: () throws -> T
+  ) throws -> T {
+    guard sqlite3_get_autocommit(connection) != 0 else { return try body() }
+    try SQLiteStatement(connection, kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN").run()
+    do {
+      let result = try body()
+      try SQLiteStatement(connection, "COMMIT").run()
+      return result
     } catch {
       sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
       throw error
@@ -96,12 +114,12 @@ public final class DirectStore {
   private func isCurrent(decks paths: [String]) throws -> Bool {
     let applied = try? SQLiteStatement(connection, "SELECT identifier FROM grdb_migrations")
       .rows { $0.text(0) ?? "" }
-    guard let applied, Set(applied) == Set(Migrations.identifiers) else { return false }
-    let names = Migrations.cardIndexNames.map { "'\($0)'" }.joined(separator: ", ")
+    guard let applied, Set(applied) == Set(StateSchema.migrations) else { return false }
+    let names = StateSchema.cardIndexNames.map { "'\($0)'" }.joined(separator: ", ")
     let indexes = try SQLiteStatement(
       connection, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN (\(names))"
     ).rows { $0.integer(0) }
-    guard indexes.first == Int64(Migrations.cardIndexNames.count) else { return false }
+    guard indexes.first == Int64(StateSchema.cardIndexNames.count) else { return false }
     var seen = Set<String>()
     let listed = paths.filter { seen.insert($0).inserted }
     let indexed = try SQLiteStatement(
@@ -114,9 +132,39 @@ public final class DirectStore {
     let byPath = Dictionary(indexed.map { ($0.path, $0) }) { a, _ in a }
     for (position, path) in listed.enumerated() {
       guard let deck = byPath[path], deck.position == position, deck.problems == "[]",
-        let file = try? DeckFile(path: path), file.size == deck.size, file.mtime == deck.mtime
+        let file = FileStamp.ofReadable(path), file.size == deck.size, file.mtime == deck.mtime
       else { return false }
     }
     return true
+  }
+
+  // MARK: The config file as last read
+
+  /// The lookahead recorded for the config file at `path` when it had `stamp`; nil when it
+  /// was last read with another stamp, or never: then it must be read (and checked) again.
+  public func configLookahead(path: String, stamp: FileStamp) throws -> Int? {
+    let query = try SQLiteStatement(
+      connection, "SELECT size, mtime, inode, lookahead FROM config_reads WHERE path = ?")
+    return try query.rows([.text(path)]) { row -> Int? in
+      let recorded = FileStamp(
+        size: row.integer(0), mtime: row.real(1), inode: UInt64(bitPattern: row.integer(2)))
+      return recorded == stamp ? Int(row.integer(3)) : nil
+    }.first ?? nil
+  }
+
+  /// Records that the config file at `path`, with `stamp`, was read and gave `lookahead`.
+  public func recordConfig(path: String, stamp: FileStamp, lookahead: Int) throws {
+    let upsert = try SQLiteStatement(
+      connection,
+      """
+      INSERT INTO config_reads (path, size, mtime, inode, lookahead) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (path) DO UPDATE SET
+        size = excluded.size, mtime = excluded.mtime, inode = excluded.inode,
+        lookahead = excluded.lookahead
+      """)
+    try upsert.run([
+      .text(path), .integer(stamp.size), .real(stamp.mtime),
+      .integer(Int64(bitPattern: stamp.inode)), .integer(Int64(lookahead)),
+    ])
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardStore
+import CommandSupport
 import FeedCore
 import FeedPipeline
 import Foundation

@@ -1,5 +1,6 @@
 import CardStore
 import CardText
+import CommandSupport
 import FeedCore
 import FeedPipeline
 import Foundation

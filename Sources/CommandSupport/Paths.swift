@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where ctfo keeps its files: everything under one folder when `--home` or `CTFO_HOME` is
+/// given, otherwise the XDG base directories.
+///
+/// Written on the C library alone (no Foundation): the quick path of `ctfo next` runs it.
+public struct Paths: Equatable, Sendable {
+  public var configFile: String
+  public var stateDatabase: String
+  public var userDecks: String
+  public var bundledDecks: String?
+
+  /// - Parameters:
+  ///   - userHome: the user's home folder when `$HOME` is not set.
+  ///   - environment: reads a variable (the process's environment unless a test says else).
+  ///   - executable: this program's path, from which the bundled decks are found.
+  public init(
+    home: String?, userHome: String? = nil,
+    environment: (String) -> String? = Environment.variable,
+    executable: String? = Environment.executablePath()
+  ) {
+    let userHome = environment("HOME") ?? userHome ?? "/"
+    if let home = home ?? environment("CTFO_HOME").flatMap({ $0.isEmpty ? nil : $0 }) {
+      configFile = "\(home)/config.toml"
+      stateDatabase = "\(home)/state.sqlite"
+      userDecks = "\(home)/decks"
+    } else {
+      func xdg(_ name: String, _ fallback: String) -> String {
+        let value = environment(name) ?? ""
+        return value.hasPrefix("/") ? "\(value)/ctfo" : "\(userHome)/\(fallback)/ctfo"
+      }
+      configFile = "\(xdg("XDG_CONFIG_HOME", ".config"))/config.toml"
+      stateDatabase = "\(xdg("XDG_STATE_HOME", ".local/state"))/state.sqlite"
+      userDecks = "\(xdg("XDG_DATA_HOME", ".local/share"))/decks"
+    }
+    if let forced = environment("CTFO_BUNDLED_DECKS") {
+      bundledDecks = forced.isEmpty ? nil : forced
+    } else {
+      bundledDecks = executable.flatMap(Self.bundledDecks(near:))
+    }
+  }
+
+  /// The bundled decks of the program at `executable`: the first folder above it that holds
+  /// `share/ctfo/decks` (installed: `bin/ctfo` and `libexec/ctfo/ctfo-full` both find
+  /// `PREFIX/share/ctfo/decks`) or `Resources/decks` (a binary built in the source tree).
+  public static func bundledDecks(near executable: String) -> String? {
+    var folder = parent(of: executable)
+    while !folder.isEmpty {
+      for candidate in ["share/ctfo/decks", "Resources/decks"] {
+        let path = folder == "/" ? "/\(candidate)" : "\(folder)/\(candidate)"
+        if isDirectory(path) { return path }
+      }
+      if folder == "/" { break }
+      folder = parent(of: folder)
+    }
+    return nil
+  }
+
+  /// Every deck to load, in order: bundled, the user's folder, then `--deck` files (relative
+  /// to the current folder).
+  public func decks(extra: [String]) -> [String] {
+    let cwd = Environment.currentDirectory() ?? "."
+    let flagged = extra.map { $0.hasPrefix("/") ? $0 : "\(cwd)/\($0)" }
+    return Self.jsonl(in: bundledDecks) + Self.jsonl(in: userDecks) + flagged
+  }
+
+  /// The `*.jsonl` files of `folder`, by name; none when it cannot be read.
+  static func jsonl(in folder: String?) -> [String] {
+    guard let folder, let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name.hasSuffix(".jsonl") { names.append(name) }
+    }
+    return names.sorted().map { "\(folder)/\($0)" }
+  }
+
+  static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+}
+
+/// The process's environment, read through the C library.
+public enum Environment {
+  /// The variable's value, or nil when it is not set.
+  public static func variable(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+
+  /// This program's own path (`/proc/self/exe`), or nil when it cannot be read.
+  public static func executablePath() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  public static func currentDirectory() -> String? {
+    guard let cwd = getcwd(nil, 0) else { return nil }
+    defer { free(cwd) }
+    return String(cString: cwd)
+  }
+}
