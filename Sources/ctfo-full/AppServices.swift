@@ -1,4 +1,3 @@
-import CommandSupport
 import FeedCore
 import FeedPipeline
 import Screens

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CardStore
-import CommandSupport
 import FeedCore
 import FeedPipeline
 import Foundation

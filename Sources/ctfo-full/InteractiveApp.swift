@@ -1,5 +1,4 @@
 import CardText
-import CommandSupport
 import FeedCore
 import Screens
 import Terminal

@@ -1,6 +1,5 @@
 import CardStore
 import CardText
-import CommandSupport
 import FeedCore
 import FeedPipeline
 import Foundation

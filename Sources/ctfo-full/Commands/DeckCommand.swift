@@ -1,6 +1,5 @@
 import ArgumentParser
 import CardStore
-import CommandSupport
 
 /// `ctfo deck`: tools for deck files.
 struct DeckCommand: AsyncParsableCommand {
