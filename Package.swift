@@ -29,9 +29,10 @@ let package = Package(
       ]
     ),
     .target(name: "CardText"),
+    .target(name: "CSQLiteExtras"),
     .target(
       name: "StateFile",
-      dependencies: ["FeedCore", .product(name: "GRDBSQLite", package: "GRDB.swift")]
+      dependencies: ["FeedCore", "CSQLiteExtras", .product(name: "GRDBSQLite", package: "GRDB.swift")]
     ),
     .target(
       name: "CardStore",

@@ -149,3 +149,35 @@ private func execute(_ sql: String, at path: String) throws {
     #expect(FileStamp.ofReadable(home.url.path + "/none") == nil)
   }
 }
+
+@Suite struct DirectStoreWALTests {
+  /// A database synced with one deck, by a `StateDatabase` that is closed again.
+  private func synced(in folder: URL) throws -> (path: String, deck: String) {
+    let path = folder.appendingPathComponent("state.sqlite").path
+    let deck = folder.appendingPathComponent("a.jsonl").path
+    try Data((cardLine("a1", type: "fact") + "\n").utf8).write(to: URL(fileURLWithPath: deck))
+    _ = try DeckIndex(database: try StateDatabase(path: path)).sync(decks: [deck])
+    return (path, deck)
+  }
+
+  @Test func leavesASmallWALForTheNextOpenerAndCheckpointsALargeOne() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-wal-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (path, deck) = try synced(in: folder)
+    let wal = path + "-wal"
+    #expect(!FileManager.default.fileExists(atPath: wal), "GRDB's close checkpoints")
+    func append(_ count: Int) throws {
+      let store = try #require(try DirectStore.open(path: path, decks: [deck]))
+      let card = try #require(try store.reader.card(type: "fact", ordinal: 0))
+      _ = try store.appendShown(Array(repeating: card, count: count), time: 1)
+    }
+    try append(1)
+    let small = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0
+    #expect(small > 0 && small <= 64 * 4_120, "one row stays in the WAL")
+    try append(20_000)
+    #expect(!FileManager.default.fileExists(atPath: wal), "a large batch is checkpointed at close")
+    let rows = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM history") }
+    #expect(rows == 20_001)
+  }
+}
