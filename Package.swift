@@ -16,11 +16,10 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
-    .systemLibrary(
-      name: "CNcursesw",
-      pkgConfig: "ncursesw",
-      providers: [.apt(["libncursesw5-dev"])]
-    ),
+    // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
+    // rejects with a warning on every build (-D_XOPEN_SOURCE...; shim.h sets what is needed).
+    // `make` installs libncursesw5-dev when it is missing.
+    .systemLibrary(name: "CNcursesw"),
     .target(
       name: "FeedCore",
       dependencies: [

@@ -2,12 +2,12 @@
 # Installs the system packages ctfo needs to build and test, when they are missing.
 set -euo pipefail
 need=()
-pkg-config --exists ncursesw 2>/dev/null || need+=(libncursesw5-dev)
+multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+[ -f /usr/include/ncursesw/curses.h ] && [ -e "/usr/lib/$multiarch/libncursesw.so" ] || need+=(libncursesw5-dev)
 command -v tmux >/dev/null || need+=(tmux)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 [ -f /usr/share/unicode/EastAsianWidth.txt ] || need+=(unicode-data)
 # The small `ctfo` is linked statically: it needs the static archives of SQLite, libc and libstdc++.
-multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 [ -f "/usr/lib/$multiarch/libsqlite3.a" ] || need+=(libsqlite3-dev)
 [ -f "/usr/lib/$multiarch/libc.a" ] || need+=(libc6-dev)
 [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] || need+=(libstdc++-12-dev)

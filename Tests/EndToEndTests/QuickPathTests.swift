@@ -19,7 +19,7 @@ import Testing
       for folder in ["bin", "libexec/ctfo", "share/ctfo/decks"] {
         try fm.createDirectory(atPath: prefix + "/" + folder, withIntermediateDirectories: true)
       }
-      try fm.copyItem(atPath: CommandLine.binary, toPath: ctfo)
+      try Self.install(CommandLine.binary, at: ctfo)
       let decks = CommandLine.repositoryRoot + "/Resources/decks"
       for name in try fm.contentsOfDirectory(atPath: decks) where name.hasSuffix(".jsonl") {
         try fm.copyItem(atPath: decks + "/" + name, toPath: prefix + "/share/ctfo/decks/" + name)
@@ -27,7 +27,26 @@ import Testing
       try installFull()
     }
 
-    func installFull() throws { try FileManager.default.copyItem(atPath: builtFull, toPath: full) }
+    func installFull() throws { try Self.install(builtFull, at: full) }
+
+    /// A hard link to the built program, else a copy written on a descriptor that no other
+    /// test's child can inherit. (A plain copy's descriptor, inherited by a process another
+    /// test starts meanwhile, made the copy "busy" for exec: ETXTBSY, seen as exit 127.)
+    private static func install(_ program: String, at path: String) throws {
+      if link(program, path) == 0 { return }
+      let data = try Data(contentsOf: URL(fileURLWithPath: program))
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+      guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+      defer { close(descriptor) }
+      try data.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+          guard written > 0 else { throw CocoaError(.fileWriteUnknown) }
+          offset += written
+        }
+      }
+    }
     func removeFull() throws { try FileManager.default.removeItem(atPath: full) }
 
     /// A command line with a fresh home that runs this installation's `ctfo`.
