@@ -73,6 +73,33 @@ final class AppUnderTest {
     return nil
   }
 
+  /// The card on screen as the feed shows it: its title and its history position ("#3").
+  struct ShownCard: Equatable {
+    var title: String
+    var position: String
+  }
+
+  static func shownCard(_ screen: [String]) -> ShownCard? {
+    guard let title = cardTitle(screen) else { return nil }
+    for row in screen {
+      if let range = row.range(of: #"#\d+(?= *│)"#, options: .regularExpression) {
+        return ShownCard(title: title, position: String(row[range]))
+      }
+    }
+    return nil
+  }
+
+  /// Waits until the feed shows a card other than `previous`, telling cards apart by title
+  /// and position: across a restart a new session may deal again the card an undo will bring
+  /// back (one run in about 120 did, and waiting on the title alone then timed out).
+  func waitForShownCard(after previous: ShownCard?) async throws -> ShownCard {
+    let screen = try await tmux.waitFor("a card after \(previous?.title ?? "none")") { screen in
+      screen.contains { $0.contains("→ TFU") }
+        && Self.shownCard(screen).map { $0 != previous } ?? false
+    }
+    return Self.shownCard(screen)!
+  }
+
   /// Waits until a card other than `previous` is on the feed screen and returns its title.
   func waitForCard(after previous: String?) async throws -> String {
     let screen = try await tmux.waitFor("a card after \(previous ?? "none")") { screen in

@@ -23,11 +23,11 @@ import Testing
     first.tmux.kill()
 
     let second = try AppUnderTest(deck: deck, home: first.home)
-    var onScreen = try await second.waitForCard(after: nil)
-    for expected in titles.prefix(3).reversed() {
+    var onScreen = try await second.waitForShownCard(after: nil)
+    for (position, expected) in titles.prefix(3).enumerated().reversed() {
       try second.tmux.send("u")
-      onScreen = try await second.waitForCard(after: onScreen)
-      #expect(onScreen == expected)
+      onScreen = try await second.waitForShownCard(after: onScreen)
+      #expect(onScreen == AppUnderTest.ShownCard(title: expected, position: "#\(position + 1)"))
     }
     try second.tmux.send("u")
     try await second.tmux.waitFor(text: "Nothing to undo")
