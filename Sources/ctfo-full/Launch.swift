@@ -59,6 +59,8 @@ struct Launch {
 
 extension Paths {
   /// The paths as `ctfo-full` finds them: when `$HOME` is not set, the home folder of the
-  /// user's entry in the password database.
-  init(full home: String?) { self.init(home: home, userHome: NSHomeDirectory()) }
+  /// user's entry in the password database (looked up only then).
+  init(full home: String?) {
+    self.init(home: home, userHome: Environment.variable("HOME") == nil ? NSHomeDirectory() : nil)
+  }
 }

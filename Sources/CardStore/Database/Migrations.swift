@@ -9,11 +9,9 @@ enum Migrations {
     return migrator
   }
 
-  static let all: [(String, @Sendable (Database) throws -> Void)] = [("v1", v1), ("v2", v2)]
-
-  /// The migrations of the current schema, in order: what GRDB records in `grdb_migrations`
-  /// (`StateSchema.migrations`, which `DirectStore` checks; a test keeps the two equal).
-  static var identifiers: [String] { all.map(\.0) }
+  /// What GRDB records in `grdb_migrations` are these identifiers, which `DirectStore` checks
+  /// as `StateSchema.migrations` (a test keeps the two equal).
+  private static let all: [(String, @Sendable (Database) throws -> Void)] = [("v1", v1), ("v2", v2)]
 
   /// The secondary indexes of `cards` as of the latest migration. A first import drops them
   /// and builds them again after loading: sorting once beats a million random inserts.
@@ -23,10 +21,8 @@ enum Migrations {
     "CREATE INDEX IF NOT EXISTS cards_by_deck ON cards(deck)",
   ]
 
-  static let cardIndexNames = StateSchema.cardIndexNames
-
   static func dropCardIndexes(_ db: Database) throws {
-    for name in cardIndexNames {
+    for name in StateSchema.cardIndexNames {
       try db.execute(sql: "DROP INDEX IF EXISTS \(name)")
     }
   }

@@ -30,7 +30,7 @@ public struct DeckIndex: Sendable {
   /// Every type with its metadata and number of cards, by name.
   public func catalog() throws -> [TypeCount] {
     try database.pool.read { db in
-      try Row.fetchAll(db, sql: Self.catalogSQL).map {
+      try Row.fetchAll(db, sql: StateSchema.catalogSQL).map {
         TypeCount(
           type: CardType(name: $0[0], label: $0[1], colour: $0[2], description: $0[3]),
           cards: $0[4])
@@ -46,14 +46,12 @@ public struct DeckIndex: Sendable {
   public func card(id: String) throws -> Card? {
     try database.pool.read { db in
       try Row.fetchOne(
-        db, sql: "SELECT \(Self.cardColumns) FROM cards WHERE id = ? AND ordinal IS NOT NULL",
+        db, sql: "SELECT \(StateSchema.cardColumns) FROM cards WHERE id = ? AND ordinal IS NOT NULL",
         arguments: [id]
       ).map(Self.card)
     }
   }
 
-  static let cardColumns = StateSchema.cardColumns
-  static let catalogSQL = StateSchema.catalogSQL
 
   private static func card(_ row: Row) -> Card {
     Card(

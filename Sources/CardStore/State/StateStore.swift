@@ -24,7 +24,7 @@ public struct StateStore: Sendable {
   /// The types the user turned off; every other type, new ones included, is enabled.
   public func disabledTypes() throws -> Set<String> {
     try database.pool.read { db in
-      Set(try String.fetchAll(db, sql: Self.disabledTypesSQL))
+      Set(try String.fetchAll(db, sql: StateSchema.disabledTypesSQL))
     }
   }
 
@@ -50,7 +50,7 @@ public struct StateStore: Sendable {
   /// The index the next card shown gets: one past the newest entry, 0 for none.
   public func nextHistoryIndex() throws -> Int {
     try database.pool.read { db in
-      try Int.fetchOne(db, sql: Self.nextHistoryIndexSQL) ?? 0
+      try Int.fetchOne(db, sql: StateSchema.nextHistoryIndexSQL) ?? 0
     }
   }
 
@@ -112,15 +112,11 @@ public struct StateStore: Sendable {
 
   // MARK: Writing
 
-  static let disabledTypesSQL = StateSchema.disabledTypesSQL
-  static let nextHistoryIndexSQL = StateSchema.nextHistoryIndexSQL
-  static let historyInsertSQL = StateSchema.historyInsertSQL
-
   /// Writes `change` in one transaction.
   public func apply(_ change: StateChange) throws {
     try database.pool.write { db in
       for effect in change.effects { try Self.write(effect, time: change.time, db) }
-      let insert = try db.cachedStatement(sql: Self.historyInsertSQL)
+      let insert = try db.cachedStatement(sql: StateSchema.historyInsertSQL)
       for entry in change.shown {
         try insert.execute(arguments: [
           entry.index, entry.cardID, entry.type, entry.title, entry.shownAt,
