@@ -2,9 +2,8 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
+# One program, linked fully statically (DECISIONS.md, "One binary, one store").
 BIN = .build/release/ctfo
-# `ctfo` is the small binary (the quick `ctfo next`); it hands everything else to `ctfo-full`.
-FULL = .build/release/ctfo-full
 
 .PHONY: all deps build run test bench install uninstall clean
 
@@ -15,7 +14,6 @@ deps:
 	@./scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo-full
 	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
 
 run: build
@@ -28,14 +26,12 @@ bench: deps
 	./bench/run.sh
 
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/ctfo $(DESTDIR)$(PREFIX)/share/ctfo/decks
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
-	install -m 755 $(FULL) $(DESTDIR)$(PREFIX)/libexec/ctfo/ctfo-full
 	install -m 644 Resources/decks/*.jsonl $(DESTDIR)$(PREFIX)/share/ctfo/decks/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ctfo
-	rm -rf $(DESTDIR)$(PREFIX)/libexec/ctfo
 	rm -rf $(DESTDIR)$(PREFIX)/share/ctfo
 
 clean:

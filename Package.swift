@@ -5,21 +5,22 @@ let package = Package(
   name: "ctfo",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "ctfo", targets: ["ctfo"]),
-    .executable(name: "ctfo-full", targets: ["ctfo-full"]),
+    .executable(name: "ctfo", targets: ["ctfo"])
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
     // rejects with a warning on every build (-D_XOPEN_SOURCE...; shim.h sets what is needed).
-    // `make` installs libncursesw5-dev when it is missing.
+    // `make` installs libncursesw5-dev and libsqlite3-dev when they are missing.
     .systemLibrary(name: "CNcursesw"),
+    .systemLibrary(name: "CSQLite"),
+    .target(name: "CSQLiteExtras"),
+
+    // Pure: no I/O, no clock, no terminal; width, height, time and randomness come in.
     .target(
       name: "FeedCore",
       dependencies: [
@@ -28,47 +29,40 @@ let package = Package(
       ]
     ),
     .target(name: "CardText"),
-    .target(name: "CSQLiteExtras"),
-    .target(
-      name: "StateFile",
-      dependencies: ["FeedCore", "CSQLiteExtras", .product(name: "GRDBSQLite", package: "GRDB.swift")]
-    ),
-    .target(
-      name: "CardStore",
-      dependencies: [
-        "FeedCore", "StateFile", .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
-      ]
-    ),
     .target(
       name: "FeedPipeline",
       dependencies: [
-        "FeedCore", "CardText", "StateFile", .product(name: "DequeModule", package: "swift-collections"),
+        "FeedCore", "CardText", .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
-    .target(name: "Screens", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Terminal"]),
-    .target(name: "Terminal", dependencies: ["CNcursesw", "CardText"]),
+    .target(name: "App", dependencies: ["FeedCore", "CardText", "FeedPipeline"]),
+    .target(name: "Screens", dependencies: ["App", "FeedCore", "CardText", "FeedPipeline"]),
+
+    // The outer ring: the state database, the terminal, the command line.
+    .target(name: "Store", dependencies: ["FeedCore", "FeedPipeline", "CSQLite", "CSQLiteExtras"]),
+    .target(name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"]),
     .target(
-      name: "CommandSupport", dependencies: ["FeedCore", "CardText", "StateFile", "FeedPipeline"]),
-    // The small `ctfo`: no Foundation, linked statically (see DECISIONS.md, "The small ctfo").
+      name: "CommandSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store"]),
+    // One program for the app and every command: no full Foundation, linked fully statically
+    // (DECISIONS.md, "One binary, one store").
     .executableTarget(
       name: "ctfo",
-      dependencies: ["CommandSupport"],
+      dependencies: [
+        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
+        "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
     ),
     .executableTarget(
-      name: "ctfo-full",
-      dependencies: [
-        "FeedCore", "CardText", "StateFile", "CardStore", "FeedPipeline", "Screens", "Terminal",
-        "CommandSupport",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "TOMLKit", package: "TOMLKit"),
-      ]
-    ),
-    .executableTarget(
       name: "ctfo-bench",
-      dependencies: ["FeedCore", "CardText", "StateFile", "CardStore", "FeedPipeline", "Screens"]
+      dependencies: ["FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store"]
     ),
+
+    // What several test targets share: a temporary home, a deck writer, fake sources, fixtures
+    // and the snapshot helper.
+    .target(
+      name: "TestSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "App"],
+      path: "Tests/TestSupport"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
     .testTarget(
       name: "CardTextTests",
@@ -76,20 +70,14 @@ let package = Package(
         "CardText", .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
+    .testTarget(name: "StoreTests", dependencies: ["Store", "FeedCore", "TestSupport"]),
+    .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
     .testTarget(
-      name: "CardStoreTests",
-      dependencies: ["CardStore", "StateFile", .product(name: "GRDB", package: "GRDB.swift")]
-    ),
-    .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline"]),
-    .testTarget(name: "ScreensTests", dependencies: ["Screens"], exclude: ["Snapshots"]),
-    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-    .testTarget(
-      name: "CommandTests",
-      dependencies: [
-        "ctfo-full", "CommandSupport", "StateFile",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
+      name: "ScreensTests", dependencies: ["Screens", "App", "TestSupport"],
+      exclude: ["Snapshots"]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal", "App"]),
+    .testTarget(name: "CommandTests", dependencies: ["CommandSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: []),
   ],
   swiftLanguageModes: [.v6]

@@ -16,7 +16,6 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-swift build -c release --static-swift-stdlib --product ctfo-full >/dev/null
 swift build -c release --static-swift-stdlib --product ctfo >/dev/null 2>&1
 swift build -c release --static-swift-stdlib --product ctfo-bench >/dev/null
 ctfo=$root/.build/release/ctfo
@@ -41,9 +40,11 @@ print(f"next -n {n}, 10 runs: median {statistics.median(times):.3f} s = {n / sta
       f"(runs from {n / max(times):,.0f} to {n / min(times):,.0f} cards/s)")
 PY
 
-echo "== start: 'ctfo next -n 1' beside fortune (target: ctfo no slower)"
+echo "== start: 'ctfo next -n 1', 'ctfo types', 'ctfo history -n 5' beside fortune (target: ctfo no slower)"
 hyperfine -N --warmup 20 --runs 200 --style basic \
-  "$ctfo next -n 1 --width 60 --height 12" "/usr/games/fortune" 2>&1 | grep -E "Time|±|faster|slower|^ +[0-9.]+ ± "
+  "$ctfo next -n 1 --width 60 --height 12" "$ctfo types" "$ctfo history -n 5" \
+  "/usr/games/fortune" 2>&1 | grep -E "Benchmark|Time|±|faster|slower|^ +[0-9.]+ ± "
+echo "== size: $(stat -c %s "$ctfo" | awk '{printf "%.1f MB", $1 / 1e6}') ($ctfo; goal <= 30 MB)"
 
 echo "== layout: CardText on cardcorpus.py 2000 1 at 60x12, one core (target >= 150,000 cards/s)"
 python3 "${CARDCORPUS:-../shared/bench/cardcorpus.py}" 2000 1 >"$work/corpus.txt"

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import FeedCore
 
 /// The settings of `config.toml`, overridden by the command line's flags.
@@ -7,7 +12,8 @@ import FeedCore
 ///     on-launch = "restore"
 ///     lookahead = 5
 ///
-/// Reading the file (TOML) is `ctfo-full`'s; what is here runs in the quick path too.
+/// The file is read by `ConfigReader`, which takes only this much TOML and refuses the rest
+/// with its line.
 public struct Configuration: Equatable, Sendable {
   public var undo = UndoConfiguration()
   public var lookahead = 5
@@ -15,6 +21,63 @@ public struct Configuration: Equatable, Sendable {
   public static let keys = ["undo-limit", "on-replace", "on-launch", "lookahead"]
 
   public init() {}
+
+  /// The largest config file read: a few settings take a few hundred bytes.
+  public static let maxFileSize = 64 * 1024
+
+  /// The settings of the config file alone (a missing file is the defaults).
+  public static func read(file: String) throws(CLIError) -> Configuration {
+    var config = Configuration()
+    guard let bytes = try readFile(file) else { return config }
+    let entries: [ConfigEntry]
+    do {
+      entries = try ConfigReader.read(bytes)
+    } catch {
+      throw CLIError("\(file):\(error.line): \(error.message)", exitCode: CLIError.configExit)
+    }
+    for entry in entries {
+      do {
+        try config.set(entry.key, to: entry.value.text, in: "\(file):\(entry.line)")
+      } catch {
+        throw CLIError(error.description, exitCode: CLIError.configExit)
+      }
+    }
+    return config
+  }
+
+  /// Reads the config file, then applies the flags.
+  public static func load(file: String, flags: Globals) throws(CLIError) -> Configuration {
+    var config = try read(file: file)
+    try config.apply(flags: flags)
+    return config
+  }
+
+  /// The file's bytes; nil when there is no file. Only a regular file of at most
+  /// `maxFileSize` bytes is read.
+  private static func readFile(_ path: String) throws(CLIError) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw CLIError("\(path): cannot read the config file: \(Errors.text(errno))", exitCode: CLIError.configExit)
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      throw CLIError("\(path): the config file is not a regular file", exitCode: CLIError.configExit)
+    }
+    guard info.st_size <= maxFileSize else {
+      throw CLIError("\(path): the config file is larger than \(maxFileSize / 1024) KiB", exitCode: CLIError.configExit)
+    }
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    var count = 0
+    while count < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else { break }
+      count += n
+    }
+    return Array(bytes[..<count])
+  }
 
   public mutating func apply(flags: Globals) throws(CLIError) {
     let given: [(String, String?)] = [
@@ -55,5 +118,19 @@ public struct Configuration: Equatable, Sendable {
 /// An error the command line reports as one line on stderr, with a non-zero exit.
 public struct CLIError: Error, CustomStringConvertible {
   public var description: String
-  public init(_ description: String) { self.description = description }
+  /// The exit status: 1 unless said otherwise.
+  public var exitCode: Int32
+
+  /// The status of a bad config file (sysexits' EX_CONFIG).
+  public static let configExit: Int32 = 78
+
+  public init(_ description: String, exitCode: Int32 = 1) {
+    self.description = description
+    self.exitCode = exitCode
+  }
+}
+
+/// The C library's words for an error number.
+public enum Errors {
+  public static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

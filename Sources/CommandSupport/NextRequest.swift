@@ -1,7 +1,7 @@
 import CardText
 import FeedCore
 import FeedPipeline
-import StateFile
+import Store
 
 #if canImport(Glibc)
   import Glibc
@@ -41,19 +41,22 @@ public struct NextRequest: Equatable, Sendable {
     return TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? 12)
   }
 
-  /// Deals the cards from `store`; `stateDatabase` is its path, for the reader of a large
-  /// batch. `lookahead` is the configured one.
-  public func deal(store: DirectStore, stateDatabase: String, lookahead configured: Int)
-    async throws -> [PreparedCard]
-  {
-    if count <= Self.serialLimit { return try dealSerially(store: store, lookahead: configured) }
-    let (catalog, enabled) = try types(in: store)
-    // A connection of its own for the preparations: the store's is opened in SQLite's
-    // serialised mode, whose extra lock the two preparing threads would contend for.
-    let reader = try CardReader(path: stateDatabase)
+  /// Deals the cards of `catalog`'s `enabled` types; `stateDatabase` is the database's path,
+  /// for the reader of a large batch, and `lookahead` the configured one. Up to
+  /// `serialLimit` cards are dealt on the calling thread with `reader`.
+  public func deal(
+    catalog: [TypeCount], enabled: Set<String>, reader: CardReader, stateDatabase: String,
+    lookahead configured: Int
+  ) async throws -> [PreparedCard] {
+    if count <= Self.serialLimit {
+      return try dealSerially(
+        catalog: catalog, enabled: enabled, reader: reader, lookahead: configured)
+    }
+    // A connection of its own for the preparations: the store's is shared with its writes.
     let feed = Feed(
-      source: DeckSource(catalog: catalog, reader: reader), catalog: catalog, enabled: enabled,
-      lookahead: Self.lookahead(configured), seed: seed, area: area, inDealOrder: true)
+      source: DeckSource(catalog: catalog, reader: try CardReader(path: stateDatabase)),
+      catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
+      area: area, inDealOrder: true)
     feed.start()
     defer { feed.stop() }
     var dealt: [PreparedCard] = []
@@ -70,9 +73,10 @@ public struct NextRequest: Equatable, Sendable {
 
   /// Deals the cards on the calling thread (for up to `serialLimit` cards: the same cards
   /// `deal` gives).
-  public func dealSerially(store: DirectStore, lookahead configured: Int) throws -> [PreparedCard] {
-    let (catalog, enabled) = try types(in: store)
-    let source = DeckSource(catalog: catalog, reader: store.reader)
+  public func dealSerially(
+    catalog: [TypeCount], enabled: Set<String>, reader: CardReader, lookahead configured: Int
+  ) throws -> [PreparedCard] {
+    let source = DeckSource(catalog: catalog, reader: reader)
     do throws(FeedUnavailable) {
       return try SerialDeal.cards(
         count, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured),
@@ -88,17 +92,11 @@ public struct NextRequest: Equatable, Sendable {
 
   private var seed: UInt64 { globals.seed ?? UInt64.random(in: .min ... .max) }
 
-  private func types(in store: DirectStore) throws -> (catalog: [TypeCount], enabled: Set<String>) {
-    let catalog = try store.catalog()
-    return (catalog, Set(catalog.map(\.type.name)).subtracting(try store.disabledTypes()))
-  }
-
-  /// Records the cards in history, in one transaction.
-  public static func record(_ cards: [PreparedCard], in store: DirectStore) throws {
+  /// Seconds since 1970, now.
+  public static func now() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
-    let time = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    _ = try store.appendShown(cards.map(\.card), time: time)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
   /// Prints the cards: their lines with a blank line between cards, or one JSON object each.

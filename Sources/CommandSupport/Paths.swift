@@ -23,7 +23,7 @@ public struct Paths: Equatable, Sendable {
     environment: (String) -> String? = Environment.variable,
     executable: String? = Environment.executablePath()
   ) {
-    let userHome = environment("HOME") ?? userHome ?? "/"
+    let userHome = environment("HOME") ?? userHome ?? Environment.passwordHome() ?? "/"
     if let home = home ?? environment("CTFO_HOME").flatMap({ $0.isEmpty ? nil : $0 }) {
       configFile = "\(home)/config.toml"
       stateDatabase = "\(home)/state.sqlite"
@@ -45,8 +45,7 @@ public struct Paths: Equatable, Sendable {
   }
 
   /// The bundled decks of the program at `executable`: the first folder above it that holds
-  /// `share/ctfo/decks` (installed: `bin/ctfo` and `libexec/ctfo/ctfo-full` both find
-  /// `PREFIX/share/ctfo/decks`) or `Resources/decks` (a binary built in the source tree).
+  /// `share/ctfo/decks` (installed: `bin/ctfo` finds `PREFIX/share/ctfo/decks`) or `Resources/decks` (a binary built in the source tree).
   public static func bundledDecks(near executable: String) -> String? {
     var folder = parent(of: executable)
     while !folder.isEmpty {
@@ -106,6 +105,12 @@ public enum Environment {
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard count > 0 else { return nil }
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// The home folder of this user's entry in the password database (when `$HOME` is unset).
+  public static func passwordHome() -> String? {
+    guard let entry = getpwuid(getuid()), let home = entry.pointee.pw_dir else { return nil }
+    return String(cString: home)
   }
 
   public static func currentDirectory() -> String? {

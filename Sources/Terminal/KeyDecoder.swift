@@ -1,3 +1,4 @@
+import App
 import CNcursesw
 
 /// What one result of `wget_wch` asks the session to do.

@@ -57,7 +57,6 @@ private final class Tree {
     let tree = try Tree()
     let installed = try tree.make("usr/share/ctfo/decks")
     #expect(Paths.bundledDecks(near: tree.root + "/usr/bin/ctfo") == installed)
-    #expect(Paths.bundledDecks(near: tree.root + "/usr/libexec/ctfo/ctfo-full") == installed)
     let resources = try tree.make("src/Resources/decks")
     #expect(Paths.bundledDecks(near: tree.root + "/src/.build/x86_64/release/ctfo") == resources)
     #expect(Paths.bundledDecks(near: tree.root + "/elsewhere/ctfo") == nil)
@@ -82,14 +81,5 @@ private final class Tree {
         tree.root + "/bundled/a.jsonl", tree.root + "/bundled/b.jsonl",
         tree.root + "/home/decks/z.jsonl", "/abs.jsonl", cwd + "/rel.jsonl",
       ])
-  }
-
-  @Test func theFullBinaryIsBesideTheSmallOneOrInLibexec() throws {
-    let tree = try Tree()
-    #expect(FullBinary.path(near: tree.root + "/bin/ctfo") == nil)
-    let libexec = try tree.make("libexec/ctfo/ctfo-full", executable: true)
-    #expect(FullBinary.path(near: tree.root + "/bin/ctfo") == libexec)
-    let beside = try tree.make("bin/ctfo-full", executable: true)
-    #expect(FullBinary.path(near: tree.root + "/bin/ctfo") == beside)
   }
 }

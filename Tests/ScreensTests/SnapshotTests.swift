@@ -1,11 +1,15 @@
 import CardText
 import FeedCore
 import FeedPipeline
+import App
 import Screens
+import TestSupport
 import Testing
 
 /// Every screen at 80x24, 40x12 and 200x60, compared with the files under Snapshots/.
 @Suite struct SnapshotTests {
+  let snapshots = Snapshot(besides: #filePath)
+
   static let sizes = [(80, 24), (40, 12), (200, 60)]
 
   private func render(_ state: AppState, colour: Bool = true) -> CellGrid {
@@ -20,13 +24,13 @@ import Testing
       ("card-emoji", Fixtures.emojiCard),
     ] {
       let state = Fixtures.showing(card, width: width, height: height)
-      Snapshot.assert(render(state), named: name)
+      snapshots.assert(render(state), named: name)
     }
   }
 
   @Test(arguments: sizes) func cardWithoutColour(width: Int, height: Int) {
     let state = Fixtures.showing(Fixtures.cjkCard, width: width, height: height)
-    Snapshot.assert(render(state, colour: false), named: "card-no-colour")
+    snapshots.assert(render(state, colour: false), named: "card-no-colour")
   }
 
   @Test(arguments: sizes) func slideOutFrames(width: Int, height: Int) {
@@ -34,15 +38,15 @@ import Testing
       var state = Fixtures.showing(Fixtures.emojiCard, width: width, height: height)
       _ = state.reduce(.key(direction == .right ? .right : direction == .left ? .left : .up))
       _ = state.reduce(.frame)
-      Snapshot.assert(render(state), named: "slide-\(direction.rawValue)-frame1")
+      snapshots.assert(render(state), named: "slide-\(direction.rawValue)-frame1")
     }
   }
 
   @Test(arguments: sizes) func placeholderAndUnavailable(width: Int, height: Int) {
     var state = AppState(width: width, height: height)
-    Snapshot.assert(render(state), named: "loading")
+    snapshots.assert(render(state), named: "loading")
     state.feed = .unavailable("Every enabled type is empty or failing: 単語 has no cards 😢")
-    Snapshot.assert(render(state), named: "unavailable")
+    snapshots.assert(render(state), named: "unavailable")
   }
 
   @Test(arguments: sizes) func settings(width: Int, height: Int) {
@@ -53,26 +57,26 @@ import Testing
         problems: ["deck words.jsonl line 3: unknown type \"x\u{1b}[31m\"", "b"]))
     _ = state.reduce(.key(.down))
     _ = state.reduce(.settingChanged(.refused("At least one type must stay enabled")))
-    Snapshot.assert(render(state), named: "settings")
+    snapshots.assert(render(state), named: "settings")
   }
 
   @Test(arguments: sizes) func history(width: Int, height: Int) {
     var state = Fixtures.showing(Fixtures.asciiCard, width: width, height: height)
     _ = state.reduce(.historyLoaded(Fixtures.history(count: 40)))
     _ = state.reduce(.key(.down))
-    Snapshot.assert(render(state), named: "history")
+    snapshots.assert(render(state), named: "history")
   }
 
   @Test(arguments: sizes) func fullCard(width: Int, height: Int) {
     var state = Fixtures.showing(Fixtures.emojiCard, width: width, height: height)
     _ = state.reduce(.key(.enter))
-    Snapshot.assert(render(state), named: "full-card")
+    snapshots.assert(render(state), named: "full-card")
   }
 
   @Test(arguments: sizes) func help(width: Int, height: Int) {
     var state = Fixtures.showing(Fixtures.asciiCard, width: width, height: height)
     _ = state.reduce(.key(.character("?")))
-    Snapshot.assert(render(state), named: "help")
+    snapshots.assert(render(state), named: "help")
   }
 
   @Test(arguments: sizes) func confirmDialog(width: Int, height: Int) {
@@ -80,18 +84,18 @@ import Testing
     _ = state.reduce(.settingsLoaded(Fixtures.statuses(factEnabled: false), problems: []))
     _ = state.reduce(
       .settingChanged(.needsConfirmation("Turning Fact back on clears the undo history. Go on?")))
-    Snapshot.assert(render(state), named: "confirm")
+    snapshots.assert(render(state), named: "confirm")
   }
 
   @Test(arguments: sizes) func messageLine(width: Int, height: Int) {
     var state = Fixtures.showing(Fixtures.cjkCard, width: width, height: height)
     _ = state.reduce(.undone(nil))
-    Snapshot.assert(render(state), named: "message")
+    snapshots.assert(render(state), named: "message")
   }
 
   @Test func tooSmall() {
     var state = Fixtures.showing(Fixtures.asciiCard, width: 15, height: 5)
-    Snapshot.assert(render(state), named: "too-small")
+    snapshots.assert(render(state), named: "too-small")
     _ = state.reduce(.resized(width: 19, height: 24))
     #expect(render(state).lines.joined().contains("Too small"))
   }

@@ -1,3 +1,4 @@
+import App
 import CardText
 import Glibc
 import Testing

@@ -1,3 +1,4 @@
+import App
 import CardText
 
 /// Draws the app's state: the screen of its mode, the hint bar, the transient message, or the
@@ -19,7 +20,8 @@ public enum AppScreen {
       return drawTooSmall(into: &grid, palette: palette)
     }
     drawMode(state.mode, state: state, into: &grid, palette: palette)
-    HintBar.draw(hints(state), message: state.message, into: &grid, palette: palette)
+    HintBar.draw(
+      hints(state), message: state.message ?? state.saveProblem, into: &grid, palette: palette)
   }
 
   private static func drawMode(

@@ -1,3 +1,4 @@
+import App
 import CardText
 import FeedCore
 import FeedPipeline
@@ -5,29 +6,16 @@ import FeedPipeline
 /// The feed screen: the card in a box centred on the screen, the loading placeholder and the
 /// "unavailable" message.
 public enum CardScreen {
-  /// The widest body text: about 72 columns reads well.
-  static let maxTextWidth = 72
-  /// The tallest body text: a card is short, and a taller box would be mostly empty.
-  static let maxTextHeight = 18
-  /// Rows and columns the box adds around the text: borders, padding and the footer.
-  static let chromeWidth = 4
-  static let chromeHeight = 3
   /// The fewest text rows a box has, so the placeholder and one-line cards look like cards.
   static let minTextRows = 3
-
-  /// The body text area for a terminal of `width` x `height`: what the feed lays cards out to.
-  public static func textArea(width: Int, height: Int) -> (width: Int, height: Int) {
-    let w = min(maxTextWidth, width - 2 - chromeWidth)
-    let h = min(maxTextHeight, height - 1 - chromeHeight)
-    return (max(w, 1), max(h, 1))
-  }
+  static let chromeHeight = Geometry.chromeHeight
 
   /// The box for `lines` text rows and a blank row under them when there is room, centred
   /// above the hint bar.
   static func frame(lines: Int, width: Int, height: Int) -> BoxFrame {
-    let area = textArea(width: width, height: height)
+    let area = Geometry.textArea(width: width, height: height)
     let rows = min(max(lines + 1, minTextRows), area.height)
-    let box = (width: area.width + chromeWidth, height: rows + chromeHeight)
+    let box = (width: area.width + Geometry.chromeWidth, height: rows + chromeHeight)
     return BoxFrame(
       left: (width - box.width) / 2, top: max((height - 1 - box.height) / 2, 0),
       width: box.width, height: box.height)
@@ -130,7 +118,7 @@ public enum CardScreen {
 
   private static func drawUnavailable(_ reason: String, into grid: inout CellGrid, palette: Palette)
   {
-    let area = textArea(width: grid.width, height: grid.height)
+    let area = Geometry.textArea(width: grid.width, height: grid.height)
     let lines =
       ["No cards can be shown", ""]
       + Untrusted.wrapped(reason, width: area.width, height: area.height)

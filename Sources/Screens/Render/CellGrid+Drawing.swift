@@ -1,3 +1,4 @@
+import App
 import CardText
 
 /// Drawing that clips at every edge, for boxes that may hang off the screen (the slide-out)

@@ -1,3 +1,4 @@
+import App
 import CardText
 
 /// A yes/no question in a box over the screen it came from.

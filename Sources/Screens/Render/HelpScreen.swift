@@ -1,3 +1,4 @@
+import App
 import CardText
 
 /// Every key of the app.

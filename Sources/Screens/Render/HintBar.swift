@@ -1,3 +1,4 @@
+import App
 import CardText
 
 /// The bottom row: the keys of the screen, or the transient message when there is one.

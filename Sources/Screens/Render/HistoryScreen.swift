@@ -1,15 +1,13 @@
+import App
 import CardText
 import FeedCore
 
 /// The history view: one line per card shown, newest first (type label, title, reaction).
 public enum HistoryScreen {
   /// The first row of the list, under the heading.
-  static let listTop = 2
+  static let listTop = Geometry.listTop
   /// The widest type label column.
   static let maxLabelWidth = 14
-
-  /// How many entries fit on a screen `height` rows tall.
-  public static func visibleRows(height: Int) -> Int { max(height - listTop - 1, 1) }
 
   static func draw(
     _ browser: HistoryBrowser, types: [String: CardType], into grid: inout CellGrid,
@@ -26,7 +24,7 @@ public enum HistoryScreen {
     let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, maxLabelWidth)
     grid.drawList(
       browser.viewport, count: browser.entries.count, top: listTop,
-      rows: visibleRows(height: grid.height), highlight: palette.selected
+      rows: Geometry.historyRows(height: grid.height), highlight: palette.selected
     ) { grid, index, row, selected in
       drawEntry(
         browser.entries[index], label: labels[index], labelWidth: labelWidth, row: row,

@@ -1,3 +1,4 @@
+import App
 import CardText
 
 /// The styles of the screens. Without colour (NO_COLOR, or a terminal without colours) bold and

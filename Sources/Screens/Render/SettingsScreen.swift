@@ -1,16 +1,13 @@
+import App
 import CardText
 import FeedPipeline
 
 /// The settings screen: every type with a checkbox, its label, its number of cards and whether
 /// it is failing; then the number of problems found in the decks.
 public enum SettingsScreen {
-  static let listTop = 2
+  static let listTop = Geometry.listTop
   /// Rows under the list: a blank row, the deck problems, the hint bar.
-  static let rowsBelow = 3
-  static let maxLabelWidth = 24
-
-  /// How many types fit on a screen `height` rows tall.
-  public static func visibleRows(height: Int) -> Int { max(height - listTop - rowsBelow, 1) }
+    static let maxLabelWidth = 24
 
   static func draw(_ panel: SettingsPanel, into grid: inout CellGrid, palette: Palette) {
     grid.drawChrome("Settings: the card types to show", row: 0, column: 1, style: palette.title)
@@ -18,7 +15,7 @@ public enum SettingsScreen {
     let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, maxLabelWidth)
     grid.drawList(
       panel.viewport, count: panel.statuses.count, top: listTop,
-      rows: visibleRows(height: grid.height), highlight: palette.selected
+      rows: Geometry.settingsRows(height: grid.height), highlight: palette.selected
     ) { grid, index, row, selected in
       drawStatus(
         panel.statuses[index], label: labels[index], labelWidth: labelWidth, row: row,

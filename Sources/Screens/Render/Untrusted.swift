@@ -1,3 +1,4 @@
+import App
 import CardText
 
 /// Text from outside the app (type labels, deck problems, history titles) made safe for one

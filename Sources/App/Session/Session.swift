@@ -1,0 +1,170 @@
+import FeedCore
+import FeedPipeline
+
+/// The app's side of the feed and the store, as a value: which card is on screen, which card
+/// waits for its history row to commit, which cards an undo pushed back, the swipe effects
+/// held for the next write, and the writes not yet handed to the writer.
+///
+/// Pure: the feed is a closure, time is passed in, and writes come out as numbered
+/// `Session.Write`s that the runner gives to the store's writer once the frame is drawn. The
+/// writer's reports come back through `committed` and `failed`.
+///
+/// A card taken from the feed is not shown until the transaction holding its history row has
+/// committed (with the reaction of the swipe that led to it), so a crash never loses a card that
+/// was on screen. The store numbers the row; the card is shown with that number.
+///
+///     var session = Session(window: window)
+///     var item = session.next(now: t) { feed.takeNext() }  // .loading: its row is being written
+///     for write in session.takeWrites() { writer.enqueue(write.change) }
+///     session.committed(1, indices: [41])
+///     item = session.next(now: t) { feed.takeNext() }  // .card(...), position 41
+public struct Session: Sendable {
+  /// A change for the writer and the sequence number it commits under (1, 2, ...).
+  public struct Write: Sendable, Hashable {
+    public var change: StateChange
+    public var sequence: UInt64
+  }
+
+  /// A card taken from the feed, waiting for its history row.
+  private struct Pending: Sendable {
+    var card: PreparedCard
+    var sequence: UInt64
+    /// The row's number, once committed.
+    var position: Int?
+  }
+
+  public private(set) var window: UndoWindow
+  /// The card on screen, once handed over.
+  public private(set) var current: ShownCard?
+  /// Why the last write failed, until a write succeeds; the writer keeps the change and tries
+  /// it again, so nothing is lost, and the user is told meanwhile.
+  public private(set) var saveProblem: String?
+  private var pending: Pending?
+  /// Cards an undo pushed back: shown again, newest first, before any new card.
+  private var returned: [ShownCard] = []
+  /// The undo effects of the last swipe, written with the next card's history row.
+  private var held: [UndoEffect] = []
+  private var outgoing: [Write] = []
+  private var lastSequence: UInt64 = 0
+
+  public init(window: UndoWindow) {
+    self.window = window
+  }
+
+  /// The next card to show and its history index (0 unless `.card`): a card an undo pushed
+  /// back, else the card whose row committed, else one from `feed`. `.loading` while a card's history row is being written.
+  public mutating func next(
+    now: Double, feed: () -> FeedItem
+  ) -> (item: FeedItem, position: Int) {
+    if let card = returned.popLast() {
+      flushHeld(now: now)
+      return hand(card)
+    }
+    if let pending {
+      guard let position = pending.position else { return (.loading, 0) }
+      self.pending = nil
+      return hand(ShownCard(prepared: pending.card, position: position))
+    }
+    let item = feed()
+    guard case .card(let card) = item else {
+      flushHeld(now: now)
+      return (item, 0)
+    }
+    let shown = ShownRecord(card.card, shownAt: now)
+    let sequence = enqueue(StateChange(effects: held, shown: [shown], time: now))
+    held = []
+    pending = Pending(card: card, sequence: sequence)
+    return (.loading, 0)
+  }
+
+  /// The card on screen was swiped: its tombstone enters the undo window, and the effects are
+  /// held to be written with the next card's history row.
+  public mutating func swipe(_ card: PreparedCard, _ direction: SwipeDirection) {
+    guard let current, current.prepared.card.id == card.card.id else { return }
+    let tombstone = Tombstone(
+      historyIndex: current.position, cardID: card.card.id, type: card.card.type,
+      direction: direction)
+    held += window.swipe(tombstone)
+    self.current = nil
+  }
+
+  /// Undoes the newest swipe in the window: its card (found by `card`, nil when it left the
+  /// decks) comes back on screen; the card that was there returns to the front of the queue.
+  /// Nil when nothing can be undone.
+  public mutating func undo(
+    now: Double, card: (String) -> PreparedCard?
+  ) -> ShownCard? {
+    let effects = window.undo()
+    guard case .restore(let tombstone) = effects.first else { return nil }
+    flushHeld(now: now)
+    enqueue(StateChange(effects: effects, time: now))
+    // A card whose row is being written stays pending: it is shown after the cards an undo
+    // brings back, as any new card would be.
+    if let current { returned.append(current) }
+    let restored = card(tombstone.cardID).map {
+      ShownCard(prepared: $0, position: tombstone.historyIndex)
+    }
+    current = restored
+    return restored
+  }
+
+  /// Turns a type on or off by the settings rules (`TypeSettings`). When the change applies,
+  /// it is written, and the enabled types are returned for the feed.
+  public mutating func setEnabled(
+    _ type: String, _ enabled: Bool, confirmed: Bool, enabledNow: Set<String>, now: Double
+  ) -> TypeSettings.Decision {
+    let decision = TypeSettings.change(
+      type, to: enabled, enabled: enabledNow, window: &window, confirmed: confirmed)
+    guard case .apply(let types, let effects) = decision else { return decision }
+    if effects.isEmpty {
+      returned.removeAll { !types.contains($0.prepared.card.type) }
+    } else {
+      flushHeld(now: now)
+      returned = []
+    }
+    enqueue(StateChange(effects: effects, enabled: [type: enabled], time: now))
+    return decision
+  }
+
+  /// The writes queued since the last call, in sequence order, for the writer.
+  public mutating func takeWrites() -> [Write] {
+    defer { outgoing.removeAll(keepingCapacity: true) }
+    return outgoing
+  }
+
+  /// The writer committed the change `sequence`; `indices` are the history numbers it gave
+  /// the change's cards.
+  public mutating func committed(_ sequence: UInt64, indices: [Int]) {
+    saveProblem = nil
+    if let index = indices.first, pending?.sequence == sequence { pending?.position = index }
+  }
+
+  /// The writer could not write the change `sequence` (it keeps it and tries again).
+  public mutating func failed(_ sequence: UInt64, reason: String) {
+    saveProblem = "Cannot save to the state database (\(reason)); retrying, nothing is lost."
+  }
+
+  /// Writes what is held, before quitting.
+  public mutating func close(now: Double) {
+    flushHeld(now: now)
+  }
+
+  @discardableResult
+  private mutating func enqueue(_ change: StateChange) -> UInt64 {
+    lastSequence += 1
+    outgoing.append(Write(change: change, sequence: lastSequence))
+    return lastSequence
+  }
+
+  private mutating func hand(_ card: ShownCard) -> (item: FeedItem, position: Int) {
+    current = card
+    return (.card(card.prepared), card.position)
+  }
+
+  /// Writes the last swipe's effects on their own when no new card comes with them.
+  private mutating func flushHeld(now: Double) {
+    guard !held.isEmpty else { return }
+    enqueue(StateChange(effects: held, time: now))
+    held = []
+  }
+}

@@ -1,0 +1,65 @@
+import FeedCore
+import FeedPipeline
+
+/// Everything that can happen to the app: keys, terminal events, and the results of effects.
+public enum AppAction: Sendable, Hashable {
+  case key(Key)
+  /// The terminal is now `width` x `height` cells.
+  case resized(width: Int, height: Int)
+  /// The feed signalled news (a card became ready).
+  case wake
+  /// Saving state failed (the reason, shown until a save succeeds), or works again (nil).
+  case saveProblem(String?)
+  /// The next frame of the slide-out is due.
+  case frame
+  /// SIGTERM, SIGHUP or SIGINT.
+  case terminate
+  /// The result of `.takeNext`: the item, and the history index it got if it is a card.
+  case dealt(FeedItem, position: Int)
+  /// The result of `.undo`: the card back on screen, or nil when there was nothing to undo.
+  case undone(ShownCard?)
+  /// The result of `.loadTypes`.
+  case typesLoaded([TypeStatus])
+  /// The result of `.loadHistory`.
+  case historyLoaded([HistoryEntry])
+  /// The result of `.openCard`: nil when the card can no longer be found.
+  case cardOpened(PreparedCard?)
+  /// The result of `.loadSettings`.
+  case settingsLoaded([TypeStatus], problems: [String])
+  /// The result of `.setEnabled`.
+  case settingChanged(SettingOutcome)
+}
+
+/// What came of enabling or disabling a type.
+public enum SettingOutcome: Sendable, Hashable {
+  /// Done: every type's status now.
+  case applied([TypeStatus])
+  /// Not done, with the reason (e.g. it was the last enabled type).
+  case refused(String)
+  /// Needs a yes first (e.g. it would clear the undo history); ask this question.
+  case needsConfirmation(String)
+}
+
+/// Work the run loop performs for the reducer; each reports back with an `AppAction`.
+public enum AppEffect: Sendable, Hashable {
+  /// Take the next card from the feed; answer `.dealt`.
+  case takeNext
+  /// Record a swipe of the card (history, undo window, events).
+  case swipe(PreparedCard, SwipeDirection)
+  /// Undo the last swipe; answer `.undone`.
+  case undo
+  /// Answer `.typesLoaded`.
+  case loadTypes
+  /// Answer `.historyLoaded` with at most `limit` entries.
+  case loadHistory(limit: Int)
+  /// Answer `.cardOpened` with the card behind a history entry.
+  case openCard(id: String)
+  /// Answer `.settingsLoaded`.
+  case loadSettings
+  /// Enable or disable a type; answer `.settingChanged`. `confirmed` is true after a yes.
+  case setEnabled(type: String, enabled: Bool, confirmed: Bool)
+  /// Tell the feed the body text area changed: it lays ready cards out again.
+  case resizeTextArea(TextArea)
+  /// Save state, restore the terminal and exit.
+  case quit
+}

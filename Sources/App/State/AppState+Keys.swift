@@ -1,0 +1,190 @@
+import FeedCore
+
+extension AppState {
+  /// A key press: clears the transient message, finishes a slide-out at once, and goes to the
+  /// screen that has the keys.
+  mutating func press(_ key: Key) -> [AppEffect] {
+    message = nil
+    slide = nil
+    if key == .control("c") { return [.quit] }
+    switch mode {
+    case .feed: return pressOnFeed(key)
+    case .history(let browser): return pressInHistory(key, browser)
+    case .fullCard(let view): return pressInFullCard(key, view)
+    case .settings(let panel): return pressInSettings(key, panel)
+    case .help(let origin): return pressInHelp(key, origin: origin)
+    case .confirm(let question): return answer(key, question)
+    }
+  }
+
+  private mutating func pressOnFeed(_ key: Key) -> [AppEffect] {
+    if let direction = Self.swipeDirection(key) { return swipe(direction) }
+    switch key {
+    case .down, .character("j"): return [.loadHistory(limit: Self.historyLimit)]
+    case .enter, .space: openShownCard()
+    case .character("u"), .backspace: return [.undo]
+    case .character("s"): return [.loadSettings]
+    case .character("?"): mode = .help(origin: .feed)
+    case .character("q"): return [.quit]
+    default: break
+    }
+    return []
+  }
+
+  /// The swipe a key means on the feed: the arrows and their vi mirrors.
+  static func swipeDirection(_ key: Key) -> SwipeDirection? {
+    switch key {
+    case .right, .character("l"): .right
+    case .left, .character("h"): .left
+    case .up, .character("k"): .up
+    default: nil
+    }
+  }
+
+  /// Swipes the card on screen: it slides out while the next one is taken. Swipes on the
+  /// placeholder do nothing.
+  private mutating func swipe(_ direction: SwipeDirection) -> [AppEffect] {
+    guard case .card(let card) = feed else { return [] }
+    slide = SlideOut(card: card, direction: direction)
+    feed = .loading
+    return [.swipe(card.prepared, direction), .takeNext]
+  }
+
+  private mutating func openShownCard() {
+    guard case .card(let card) = feed, card.hasMore else { return }
+    mode = .fullCard(FullCardView(card: card.prepared, origin: .feed))
+  }
+
+  /// Back to the feed, where it was; takes a card if the placeholder was showing.
+  mutating func returnToFeed() -> [AppEffect] {
+    mode = .feed
+    return fetchIfIdle()
+  }
+
+  private mutating func pressInHistory(_ key: Key, _ browser: HistoryBrowser) -> [AppEffect] {
+    var browser = browser
+    let rows = Geometry.historyRows(height: height)
+    if let delta = Self.listMove(key, page: rows) {
+      browser.viewport.move(by: delta, count: browser.entries.count, rows: rows)
+      mode = .history(browser)
+      return []
+    }
+    switch key {
+    case .enter, .space:
+      guard browser.entries.indices.contains(browser.viewport.selection) else { return [] }
+      return [.openCard(id: browser.entries[browser.viewport.selection].cardID)]
+    case .escape, .character("q"): return returnToFeed()
+    default: return []
+    }
+  }
+
+  /// How far a key moves the selection of a list: arrows, vi keys, pages, home and end.
+  static func listMove(_ key: Key, page: Int) -> Int? {
+    switch key {
+    case .up, .character("k"): -1
+    case .down, .character("j"): 1
+    case .pageUp: -max(page, 1)
+    case .pageDown: max(page, 1)
+    case .home: Int.min / 2
+    case .end: Int.max / 2
+    default: nil
+    }
+  }
+
+  private mutating func pressInFullCard(_ key: Key, _ view: FullCardView) -> [AppEffect] {
+    let rows = Geometry.fullCardRows(height: height)
+    if let delta = Self.listMove(key, page: rows) {
+      var view = view
+      view.scroll = Geometry.clampedScroll(
+        view.scroll.addingReportingOverflow(delta).partialValue, card: view.card,
+        width: width, height: height)
+      mode = .fullCard(view)
+      return []
+    }
+    switch key {
+    case .escape, .character("q"), .enter:
+      mode = view.origin
+      return mode == .feed ? fetchIfIdle() : []
+    default: return []
+    }
+  }
+
+  private mutating func pressInSettings(_ key: Key, _ panel: SettingsPanel) -> [AppEffect] {
+    var panel = panel
+    let rows = Geometry.settingsRows(height: height)
+    if let delta = Self.listMove(key, page: rows) {
+      panel.viewport.move(by: delta, count: panel.statuses.count, rows: rows)
+      mode = .settings(panel)
+      return []
+    }
+    switch key {
+    case .space, .enter:
+      guard panel.statuses.indices.contains(panel.viewport.selection) else { return [] }
+      let status = panel.statuses[panel.viewport.selection]
+      return [.setEnabled(type: status.type.name, enabled: !status.enabled, confirmed: false)]
+    case .escape, .character("q"), .character("s"): return returnToFeed()
+    default: return []
+    }
+  }
+
+  private mutating func pressInHelp(_ key: Key, origin: AppMode) -> [AppEffect] {
+    switch key {
+    case .escape, .character("q"), .character("?"), .enter:
+      mode = origin
+      return mode == .feed ? fetchIfIdle() : []
+    default: return []
+    }
+  }
+
+  private mutating func answer(_ key: Key, _ question: Confirmation) -> [AppEffect] {
+    switch key {
+    case .character("y"), .character("Y"), .enter:
+      mode = question.origin
+      return [question.onYes]
+    case .character("n"), .character("N"), .escape, .character("q"):
+      mode = question.origin
+      return []
+    default: return []
+    }
+  }
+
+  /// Applies the result of enabling or disabling a type.
+  mutating func settingChanged(_ outcome: SettingOutcome) {
+    switch outcome {
+    case .applied(let statuses):
+      for status in statuses { types[status.type.name] = status.type }
+      guard case .settings(var panel) = mode else { return }
+      panel.statuses = statuses
+      mode = .settings(panel)
+    case .refused(let reason): message = reason
+    case .needsConfirmation(let question): askBeforeToggling(question)
+    }
+  }
+
+  private mutating func askBeforeToggling(_ question: String) {
+    guard case .settings(let panel) = mode,
+      panel.statuses.indices.contains(panel.viewport.selection)
+    else { return }
+    let status = panel.statuses[panel.viewport.selection]
+    let yes = AppEffect.setEnabled(
+      type: status.type.name, enabled: !status.enabled, confirmed: true)
+    mode = .confirm(Confirmation(question: question, onYes: yes, origin: mode))
+  }
+
+  /// Keeps scroll positions inside their content after a resize.
+  mutating func clampScrolling() {
+    switch mode {
+    case .fullCard(var view):
+      view.scroll = Geometry.clampedScroll(
+        view.scroll, card: view.card, width: width, height: height)
+      mode = .fullCard(view)
+    case .history(var browser):
+      browser.viewport.reveal(rows: Geometry.historyRows(height: height))
+      mode = .history(browser)
+    case .settings(var panel):
+      panel.viewport.reveal(rows: Geometry.settingsRows(height: height))
+      mode = .settings(panel)
+    default: break
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import CardText
+import FeedCore
+import FeedPipeline
+
+/// The interactive app's whole state: pure data, changed only by `reduce(_:)`.
+///
+///     var state = AppState(width: 80, height: 24)
+///     let effects = state.start()  // [.loadTypes, .resizeTextArea(...), .takeNext]
+///     state.reduce(.dealt(.card(card), position: 0))  // the card is on screen
+public struct AppState: Sendable, Hashable {
+  /// How many history entries the history view loads.
+  public static let historyLimit = 1000
+
+  public var width: Int
+  public var height: Int
+  public var feed: FeedDisplay = .loading
+  public var mode: AppMode = .feed
+  public var slide: SlideOut?
+  /// A transient line ("Nothing to undo"); the next key clears it.
+  public var message: String?
+  /// Why state cannot be saved at the moment; shown until a save succeeds.
+  public var saveProblem: String?
+  /// Every known type by name: labels and colours.
+  public var types: [String: CardType] = [:]
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  /// The effects that start the app.
+  public func start() -> [AppEffect] {
+    let area = Geometry.textArea(width: width, height: height)
+    return [.loadTypes, .resizeTextArea(area), .takeNext]
+  }
+
+  /// True while the slide-out plays: the run loop then waits for at most one frame.
+  public var isAnimating: Bool { slide != nil }
+
+  /// Applies an action; returns the effects for the run loop to perform, in order.
+  public mutating func reduce(_ action: AppAction) -> [AppEffect] {
+    switch action {
+    case .key(let key): return press(key)
+    case .resized(let w, let h): return resize(width: w, height: h)
+    case .wake: return mode == .feed ? fetchIfIdle() : []
+    case .saveProblem(let problem): saveProblem = problem
+    case .frame: advanceSlide()
+    case .terminate: return [.quit]
+    case .dealt(let item, let position): deal(item, position: position)
+    case .undone(let card): undone(card)
+    case .typesLoaded(let statuses): learn(statuses)
+    case .historyLoaded(let entries): mode = .history(HistoryBrowser(entries: entries))
+    case .cardOpened(let card): open(card)
+    case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
+    case .settingChanged(let outcome): settingChanged(outcome)
+    }
+    return []
+  }
+
+  /// Takes a card when the feed screen shows none.
+  func fetchIfIdle() -> [AppEffect] {
+    if case .card = feed { return [] }
+    return [.takeNext]
+  }
+
+  private mutating func advanceSlide() {
+    guard var s = slide else { return }
+    s.frame += 1
+    slide = s.frame < SlideOut.frames ? s : nil
+  }
+
+  private mutating func deal(_ item: FeedItem, position: Int) {
+    switch item {
+    case .card(let card):
+      feed = .card(ShownCard(prepared: fitted(card), position: position))
+    case .loading: feed = .loading
+    case .unavailable(let reason): feed = .unavailable(reason)
+    }
+  }
+
+  private mutating func undone(_ card: ShownCard?) {
+    guard var card else {
+      message = "Nothing to undo"
+      return
+    }
+    card.prepared = fitted(card.prepared)
+    slide = nil
+    feed = .card(card)
+  }
+
+  private mutating func learn(_ statuses: [TypeStatus]) {
+    for status in statuses { types[status.type.name] = status.type }
+  }
+
+  private mutating func open(_ card: PreparedCard?) {
+    guard let card else {
+      message = "That card is no longer available"
+      return
+    }
+    mode = .fullCard(FullCardView(card: card, origin: mode))
+  }
+
+  private mutating func openSettings(_ statuses: [TypeStatus], problems: [String]) {
+    learn(statuses)
+    mode = .settings(SettingsPanel(statuses: statuses, problems: problems))
+  }
+
+  private mutating func resize(width w: Int, height h: Int) -> [AppEffect] {
+    let old = Geometry.textArea(width: width, height: height)
+    (width, height) = (w, h)
+    if case .card(var card) = feed {
+      card.prepared = relaidOut(card.prepared)
+      feed = .card(card)
+    }
+    clampScrolling()
+    let new = Geometry.textArea(width: w, height: h)
+    return old == new ? [] : [.resizeTextArea(new)]
+  }
+
+  /// The card as dealt, or laid out again if it does not fit the text area (it was prepared
+  /// before a resize that the feed had not caught up with).
+  func fitted(_ card: PreparedCard) -> PreparedCard {
+    let area = Geometry.textArea(width: width, height: height)
+    let fits =
+      card.layout.lines.count <= area.height
+      && card.layout.lines.allSatisfy { DisplayWidth.of($0) <= area.width }
+    return fits ? card : relaidOut(card)
+  }
+
+  /// The card laid out for the current text area.
+  func relaidOut(_ card: PreparedCard) -> PreparedCard {
+    let area = Geometry.textArea(width: width, height: height)
+    var card = card
+    card.layout = CardLayout.layout(
+      title: card.card.title, body: card.card.body, width: area.width, height: area.height)
+    return card
+  }
+}

@@ -1,0 +1,60 @@
+import CardText
+import FeedPipeline
+
+/// Where each screen puts its text: the sizes the state depends on (the text area the feed lays
+/// cards out to, the rows a list shows, how far the whole card scrolls), in one place that the
+/// reducer and the renderers both read.
+///
+///     Geometry.textArea(width: 80, height: 24)  // TextArea(width: 72, height: 18)
+public enum Geometry {
+  /// The widest body text: about 72 columns reads well.
+  public static let maxTextWidth = 72
+  /// The tallest body text: a card is short, and a taller box would be mostly empty.
+  public static let maxTextHeight = 18
+  /// Rows and columns the card's box adds around the text: borders, padding and the footer.
+  public static let chromeWidth = 4
+  public static let chromeHeight = 3
+  /// The first row of the history and settings lists, and of the whole card's text.
+  public static let listTop = 2
+  /// Rows under the settings list: a blank row, the deck problems, the hint bar.
+  public static let settingsRowsBelow = 3
+
+  /// The body text area for a terminal of `width` x `height`: what the feed lays cards out to.
+  public static func textArea(width: Int, height: Int) -> TextArea {
+    let w = min(maxTextWidth, width - 2 - chromeWidth)
+    let h = min(maxTextHeight, height - 1 - chromeHeight)
+    return TextArea(width: w, height: h)
+  }
+
+  /// How many history entries fit on a screen `height` rows tall.
+  public static func historyRows(height: Int) -> Int { max(height - listTop - 1, 1) }
+
+  /// How many types the settings list shows on a screen `height` rows tall.
+  public static func settingsRows(height: Int) -> Int {
+    max(height - listTop - settingsRowsBelow, 1)
+  }
+
+  /// How many text rows of the whole card fit on a screen `height` rows tall.
+  public static func fullCardRows(height: Int) -> Int { max(height - listTop - 1, 1) }
+
+  /// The whole card's text width on a screen `width` columns wide.
+  public static func fullCardWidth(width: Int) -> Int { max(min(maxTextWidth, width - 4), 1) }
+
+  /// The whole card laid out to the screen's text width: title, body, then the reveal.
+  public static func fullCardLines(_ card: PreparedCard, width: Int) -> [String] {
+    let w = fullCardWidth(width: width)
+    let main = CardLayout.layout(
+      title: card.card.title, body: card.card.body, width: w, height: .max)
+    guard let reveal = card.card.reveal, !reveal.isEmpty else { return main.lines }
+    let shown = CardLayout.layout(title: nil, body: reveal, width: w, height: .max)
+    return main.lines + [""] + shown.lines
+  }
+
+  /// `scroll` kept between the first line and the last screenful of the whole card.
+  public static func clampedScroll(
+    _ scroll: Int, card: PreparedCard, width: Int, height: Int
+  ) -> Int {
+    let last = fullCardLines(card, width: width).count - fullCardRows(height: height)
+    return min(max(scroll, 0), max(last, 0))
+  }
+}

@@ -1,0 +1,234 @@
+/// A strict reader of the TOML that `config.toml` uses: `key = value` lines with comments, the
+/// values being strings, whole numbers and booleans. Anything else, valid TOML or not (tables,
+/// arrays, dates, floats, inline tables, dotted keys), is refused with the line it is on, so a
+/// mistake is never half-read.
+///
+///     let entries = try ConfigReader.read(Array(text.utf8))
+///     // [ConfigEntry(key: "undo-limit", value: .integer(5), line: 1)]
+public enum ConfigReader {
+  /// The bytes of a config file: every setting in order; throws the first problem.
+  public static func read(_ bytes: [UInt8]) throws(ConfigProblem) -> [ConfigEntry] {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw ConfigProblem(line: lineOfInvalidUTF8(bytes), message: "not valid UTF-8")
+    }
+    var entries: [ConfigEntry] = []
+    var seen: [String: Int] = [:]
+    for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      var scanner = LineScanner(line: line.utf8, number: offset + 1)
+      guard let entry = try scanner.entry() else { continue }
+      if let first = seen.updateValue(entry.line, forKey: entry.key) {
+        throw ConfigProblem(
+          line: entry.line, message: "'\(entry.key)' is set twice (first on line \(first))")
+      }
+      entries.append(entry)
+    }
+    return entries
+  }
+
+  private static func lineOfInvalidUTF8(_ bytes: [UInt8]) -> Int {
+    var line = 1
+    var start = 0
+    for (i, byte) in bytes.enumerated() where byte == 0x0A {
+      if String(validating: bytes[start..<i], as: UTF8.self) == nil { return line }
+      line += 1
+      start = i + 1
+    }
+    return line
+  }
+}
+
+/// One `key = value` of the config file and the line it is on.
+public struct ConfigEntry: Sendable, Hashable {
+  public var key: String
+  public var value: ConfigValue
+  public var line: Int
+}
+
+/// A value of the config file.
+public enum ConfigValue: Sendable, Hashable {
+  case string(String)
+  case integer(Int)
+  case boolean(Bool)
+
+  /// The value as the command line would spell it.
+  public var text: String {
+    switch self {
+    case .string(let s): s
+    case .integer(let n): String(n)
+    case .boolean(let b): b ? "true" : "false"
+    }
+  }
+}
+
+/// What is wrong with the config file, and on which line.
+public struct ConfigProblem: Error, Sendable, Hashable {
+  public var line: Int
+  public var message: String
+}
+
+/// Reads one line: blank, a comment, or `key = value` with an optional comment after it.
+private struct LineScanner {
+  private let bytes: [UInt8]
+  private let number: Int
+  private var position = 0
+
+  init(line: Substring.UTF8View, number: Int) {
+    var bytes = Array(line)
+    if bytes.last == 0x0D { bytes.removeLast() }
+    self.bytes = bytes
+    self.number = number
+  }
+
+  mutating func entry() throws(ConfigProblem) -> ConfigEntry? {
+    skipSpace()
+    guard let first = peek, first != UInt8(ascii: "#") else { return nil }
+    if first == UInt8(ascii: "[") {
+      throw problem("tables ([...]) are not settings of ctfo; write 'key = value' lines")
+    }
+    let key = try readKey()
+    skipSpace()
+    guard consume(UInt8(ascii: "=")) else { throw problem("expected '=' after '\(key)'") }
+    skipSpace()
+    let value = try readValue()
+    skipSpace()
+    if let rest = peek, rest != UInt8(ascii: "#") {
+      throw problem("unexpected text after the value of '\(key)'")
+    }
+    return ConfigEntry(key: key, value: value, line: number)
+  }
+
+  private mutating func readKey() throws(ConfigProblem) -> String {
+    if peek == UInt8(ascii: "\"") { return try readBasicString() }
+    let start = position
+    while let byte = peek, Self.isBareKey(byte) { position += 1 }
+    guard position > start else { throw problem("expected a setting name") }
+    if peek == UInt8(ascii: ".") { throw problem("dotted keys are not settings of ctfo") }
+    return String(decoding: bytes[start..<position], as: UTF8.self)
+  }
+
+  private mutating func readValue() throws(ConfigProblem) -> ConfigValue {
+    switch peek {
+    case UInt8(ascii: "\""):
+      if bytes[position...].starts(with: #"""""#.utf8) {
+        throw problem("multi-line strings are not supported")
+      }
+      return .string(try readBasicString())
+    case UInt8(ascii: "'"): return .string(try readLiteralString())
+    case nil: throw problem("missing value")
+    default: return try readBareValue()
+    }
+  }
+
+  private mutating func readBareValue() throws(ConfigProblem) -> ConfigValue {
+    let start = position
+    while let byte = peek, byte != UInt8(ascii: " "), byte != 0x09, byte != UInt8(ascii: "#") {
+      position += 1
+    }
+    let word = String(decoding: bytes[start..<position], as: UTF8.self)
+    switch word {
+    case "true": return .boolean(true)
+    case "false": return .boolean(false)
+    default: break
+    }
+    guard let number = Self.integer(word) else {
+      throw problem("'\(Self.shown(word))' is not a string, whole number or boolean (quote text)")
+    }
+    return .integer(number)
+  }
+
+  /// A TOML decimal integer: an optional sign, digits, single underscores between digits.
+  private static func integer(_ word: String) -> Int? {
+    var digits = Substring(word)
+    if digits.first == "+" || digits.first == "-" { digits = digits.dropFirst() }
+    guard let first = digits.first, let last = digits.last, first.isASCII, first.isNumber,
+      last.isASCII, last.isNumber, !digits.contains("__"),
+      !(first == "0" && digits.count > 1)
+    else { return nil }
+    guard digits.allSatisfy({ $0 == "_" || ($0.isASCII && $0.isNumber) }) else { return nil }
+    return Int(word.filter { $0 != "_" })
+  }
+
+  private mutating func readBasicString() throws(ConfigProblem) -> String {
+    position += 1
+    var out: [UInt8] = []
+    while let byte = peek {
+      position += 1
+      switch byte {
+      case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
+      case UInt8(ascii: "\\"): out += try readEscape()
+      case 0x09: out.append(byte)
+      case ..<0x20, 0x7F: throw problem("a control character inside a string")
+      default: out.append(byte)
+      }
+    }
+    throw problem("a string is not closed (missing \")")
+  }
+
+  private mutating func readEscape() throws(ConfigProblem) -> [UInt8] {
+    guard let byte = peek else { throw problem("a string is not closed (missing \")") }
+    position += 1
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): return [byte]
+    case UInt8(ascii: "n"): return [0x0A]
+    case UInt8(ascii: "t"): return [0x09]
+    case UInt8(ascii: "r"): return [0x0D]
+    case UInt8(ascii: "b"): return [0x08]
+    case UInt8(ascii: "f"): return [0x0C]
+    case UInt8(ascii: "u"), UInt8(ascii: "U"):
+      let count = byte == UInt8(ascii: "u") ? 4 : 8
+      guard position + count <= bytes.count,
+        let code = UInt32(String(decoding: bytes[position..<position + count], as: UTF8.self), radix: 16),
+        let scalar = Unicode.Scalar(code)
+      else { throw problem("an invalid \\u escape") }
+      position += count
+      return Array(String(Character(scalar)).utf8)
+    default:
+      throw problem("an invalid escape '\\\(Self.shown(String(decoding: [byte], as: UTF8.self)))'")
+    }
+  }
+
+  private mutating func readLiteralString() throws(ConfigProblem) -> String {
+    position += 1
+    let start = position
+    while let byte = peek, byte != UInt8(ascii: "'") {
+      guard byte >= 0x20 || byte == 0x09, byte != 0x7F else {
+        throw problem("a control character inside a string")
+      }
+      position += 1
+    }
+    guard peek != nil else { throw problem("a string is not closed (missing ')") }
+    defer { position += 1 }
+    return String(decoding: bytes[start..<position], as: UTF8.self)
+  }
+
+  private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+  private mutating func consume(_ byte: UInt8) -> Bool {
+    guard peek == byte else { return false }
+    position += 1
+    return true
+  }
+
+  private mutating func skipSpace() {
+    while let byte = peek, byte == UInt8(ascii: " ") || byte == 0x09 { position += 1 }
+  }
+
+  private func problem(_ message: String) -> ConfigProblem {
+    ConfigProblem(line: number, message: message)
+  }
+
+  private static func isBareKey(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+      true
+    default: false
+    }
+  }
+
+  /// Text from the file, made safe to print in a message: controls shown as `?`, cut short.
+  private static func shown(_ text: String) -> String {
+    let safe = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+    return safe.count > 40 ? String(safe.prefix(40)) + "…" : safe
+  }
+}

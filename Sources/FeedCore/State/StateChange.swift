@@ -1,0 +1,58 @@
+/// One transaction of state: undo effects (a swipe's reaction and tombstone, an eviction's
+/// reaction event, an undo), history rows of cards shown, and settings.
+///
+/// A swipe is one change: `StateChange(effects: window.swipe(t), shown: [next], time: now)`,
+/// so its reaction, its tombstone, any eviction and the next card's history row commit
+/// together or not at all. The store numbers the history rows inside the transaction, so two
+/// processes on one home never take the same number.
+public struct StateChange: Sendable, Hashable {
+  /// Applied in order; `.replace`, `.refuseReplacement` and `.askUser` write nothing.
+  public var effects: [UndoEffect]
+  /// History rows appended, after the effects, numbered by the store.
+  public var shown: [ShownRecord]
+  /// Types enabled (true) or disabled (false).
+  public var enabled: [String: Bool]
+  /// Seconds since 1970: the time stamped on reaction events.
+  public var time: Double
+
+  public init(
+    effects: [UndoEffect] = [], shown: [ShownRecord] = [], enabled: [String: Bool] = [:],
+    time: Double
+  ) {
+    self.effects = effects
+    self.shown = shown
+    self.enabled = enabled
+    self.time = time
+  }
+
+  /// True when applying it would write nothing.
+  public var isEmpty: Bool {
+    shown.isEmpty && enabled.isEmpty
+      && effects.allSatisfy {
+        switch $0 {
+        case .replace, .refuseReplacement, .askUser: true
+        default: false
+        }
+      }
+  }
+}
+
+/// A card shown, before the store gives its history row a number.
+public struct ShownRecord: Sendable, Hashable {
+  public var cardID: String
+  public var type: String
+  public var title: String?
+  /// Seconds since 1970.
+  public var shownAt: Double
+
+  public init(cardID: String, type: String, title: String?, shownAt: Double) {
+    self.cardID = cardID
+    self.type = type
+    self.title = title
+    self.shownAt = shownAt
+  }
+
+  public init(_ card: Card, shownAt: Double) {
+    self.init(cardID: card.id, type: card.type, title: card.title, shownAt: shownAt)
+  }
+}

@@ -1,0 +1,37 @@
+import FeedCore
+import FeedPipeline
+import App
+
+/// What the interactive app needs from the feed and the store.
+///
+/// Every call is synchronous and fast, made on the UI thread: the feed never blocks, and
+/// database writes are queued to a background writer.
+protocol AppServices {
+  /// Collects the state writer's news; returns the problem saving state, if there is one.
+  func refresh() -> String?
+  /// The next card and the history index it was recorded at (ignored unless `.card`).
+  /// Showing a card records it in the history and starts the preparation of one more.
+  func takeNext() -> (item: FeedItem, position: Int)
+  /// Records a swipe of the card on screen: history reaction, undo tombstone, events.
+  func swipe(_ card: PreparedCard, _ direction: SwipeDirection)
+  /// Undoes the last swipe inside the undo window and returns that card to the screen; the card
+  /// that was on screen goes back to the front of the ready queue. Nil when nothing is undoable.
+  func undo() -> ShownCard?
+  /// The last `limit` history entries.
+  func history(limit: Int) -> [HistoryEntry]
+  /// A card from the history, prepared again (sanitised; its layout is not used).
+  func card(id: String) -> PreparedCard?
+  /// Every type with its count, enabled and failing state.
+  func typeStatuses() -> [TypeStatus]
+  /// The problems found while loading the decks, one line each.
+  func deckProblems() -> [String]
+  /// Enables or disables a type, saved and applied to the feed at once. May refuse (the last
+  /// enabled type) or ask for a yes first; `confirmed` is true after that yes.
+  func setEnabled(_ type: String, _ enabled: Bool, confirmed: Bool) -> SettingOutcome
+  /// The body text area is now `width` x `height`: ready cards are laid out again.
+  func resize(textArea area: TextArea)
+  /// A frame is on screen: the moment to start the work it did not need (database writes).
+  func frameDrawn()
+  /// Saves state and stops the feed.
+  func close()
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import CardText
+import CommandSupport
+import FeedPipeline
+
+/// `ctfo types`: every card type with its setting and number of cards.
+struct Types: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List the card types: name, label, enabled, number of cards.")
+
+  @OptionGroup var global: GlobalOptions
+  @Flag(name: .long, help: "One JSON object per type and line.") var json = false
+
+  func run() throws {
+    let launch = try Launch(global.values)
+    let disabled = try launch.state.disabledTypes()
+    var out = StandardOutput()
+    for entry in try launch.index.catalog() {
+      let type = entry.type
+      let enabled = !disabled.contains(type.name)
+      if json {
+        out.jsonObject([
+          "name": .string(type.name), "label": .string(type.label), "enabled": .bool(enabled),
+          "cards": .int(entry.cards), "colour": .string(type.colour),
+          "description": .string(type.description),
+        ])
+      } else {
+        let name = Sanitizer.sanitizeLine(type.name)
+        let label = Sanitizer.sanitizeLine(type.label)
+        let padded = name + String(repeating: " ", count: max(1, 12 - DisplayWidth.of(name)))
+        out.line("[\(enabled ? "x" : " ")] \(padded)\(String(entry.cards).leftPad(7))  \(label)")
+      }
+    }
+    out.flush()
+  }
+}
+
+extension String {
+  func leftPad(_ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - count)) + self
+  }
+
+  func rightPad(_ width: Int) -> String {
+    self + String(repeating: " ", count: max(0, width - count))
+  }
+}

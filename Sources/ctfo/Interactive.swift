@@ -1,0 +1,47 @@
+import App
+import ArgumentParser
+import CommandSupport
+import FeedCore
+import FeedPipeline
+import Store
+import Terminal
+
+/// The interactive app: wires the terminal, the feed, the session and the state writer, then
+/// hands over to the run loop, on the calling (main) thread.
+enum Interactive {
+  static func run(_ global: GlobalOptions) throws {
+    // Decks are synced before the screen is taken: a first import of a large deck prints its
+    // problems on a normal terminal, not behind a blank screen.
+    let launch = try Launch(global.values)
+    let session: TerminalSession
+    do {
+      session = try TerminalSession.open()
+    } catch {
+      Output.warn(error.description)
+      throw ExitCode(2)
+    }
+    do {
+      try run(launch, session: session)
+    } catch {
+      session.close()
+      throw error
+    }
+  }
+
+  private static func run(_ launch: Launch, session: TerminalSession) throws {
+    let wake = WakePipe()
+    let reports = WriterReports(wake: wake)
+    let writer = StateWriter(
+      store: launch.state, onCommitted: reports.committed, onFailed: reports.failed)
+    let size = session.size
+    let area = Geometry.textArea(width: size.width, height: size.height)
+    let feed = try launch.feed(area: area) { wake.wake() }
+    let (window, _) = try launch.state.launchUndo(
+      configuration: launch.configuration.undo, time: NextRequest.now())
+    feed.start()
+    let services = LiveServices(
+      launch: launch, feed: feed, writer: writer, reports: reports, window: window,
+      problems: launch.problems.map(\.description), area: area)
+    InteractiveApp(session: session, wakeFD: wake.fd, services: services).run()
+  }
+}

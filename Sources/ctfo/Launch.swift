@@ -1,0 +1,57 @@
+import CardText
+import CommandSupport
+import FeedCore
+import FeedPipeline
+import Store
+
+/// What every command needs: the paths, the configuration, the opened state database and the
+/// deck index, synced with the decks on disk.
+struct Launch {
+  let paths: Paths
+  let configuration: Configuration
+  let database: StateDatabase
+  let index: DeckIndex
+  let state: StateStore
+  let seed: UInt64
+  /// The problems of every deck, found at launch (none when the decks were not synced).
+  let problems: [DeckProblem]
+
+  /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
+  /// the decks; deck problems go to stderr, one line each.
+  init(_ options: Globals, syncDecks: Bool = true) throws {
+    paths = Paths(home: options.home)
+    configuration = try Configuration.load(file: paths.configFile, flags: options)
+    seed = options.seed ?? UInt64.random(in: .min ... .max)
+    do {
+      database = try StateDatabase(path: paths.stateDatabase)
+    } catch {
+      throw CLIError("cannot open the state database \(paths.stateDatabase): \(error)")
+    }
+    index = DeckIndex(database: database)
+    state = StateStore(database: database)
+    problems = syncDecks ? try index.sync(decks: paths.decks(extra: options.deck)).problems : []
+    for problem in problems { Output.warn(problem.description) }
+  }
+
+  /// The card source of the feed: the deck index, slowed down for tests when
+  /// `CTFO_TEST_FETCH_DELAY_MS` is set.
+  func source() throws -> any CardSource {
+    let deck = DeckSource(catalog: try index.catalog(), reader: try index.reader())
+    let delay = Environment.variable("CTFO_TEST_FETCH_DELAY_MS").flatMap { Int($0) }
+    guard let delay, delay > 0 else { return deck }
+    return DelayedSource(base: deck, milliseconds: delay)
+  }
+
+  /// A feed over the enabled types, laid out for `area`.
+  func feed(
+    area: TextArea, lookahead: Int? = nil, inDealOrder: Bool = false,
+    onReady: @escaping @Sendable () -> Void = {}
+  ) throws -> Feed {
+    let catalog = try index.catalog()
+    let disabled = try state.disabledTypes()
+    let enabled = Set(catalog.map(\.type.name)).subtracting(disabled)
+    return Feed(
+      source: try source(), catalog: catalog, enabled: enabled, lookahead: lookahead ?? configuration.lookahead,
+      seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady)
+  }
+}

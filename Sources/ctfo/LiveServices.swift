@@ -1,0 +1,109 @@
+import App
+import CommandSupport
+import FeedCore
+import FeedPipeline
+import Store
+
+/// The app's services over the real feed, index and state writer: a thin runner of the pure
+/// `Session`, which decides everything; this class only performs what it asks for.
+///
+/// A card taken from the feed is shown only once its history row has committed (the session
+/// holds it meanwhile); the writer's reports arrive through `WriterReports` and the wake-up
+/// pipe, and reach the session in `refresh()`.
+final class LiveServices: AppServices {
+  private let launch: Launch
+  private let feed: Feed
+  private let writer: StateWriter
+  private let reports: WriterReports
+  private let problems: [String]
+  private var session: Session
+  private var area: TextArea
+
+  init(
+    launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
+    window: UndoWindow, problems: [String], area: TextArea
+  ) {
+    self.launch = launch
+    self.feed = feed
+    self.writer = writer
+    self.reports = reports
+    self.problems = problems
+    self.area = area
+    session = Session(window: window)
+  }
+
+  private var now: Double { NextRequest.now() }
+
+  func refresh() -> String? {
+    for report in reports.take() {
+      switch report {
+      case .committed(let sequence, let indices): session.committed(sequence, indices: indices)
+      case .failed(let sequence, let reason): session.failed(sequence, reason: reason)
+      }
+    }
+    return session.saveProblem
+  }
+
+  func takeNext() -> (item: FeedItem, position: Int) {
+    _ = refresh()
+    return session.next(now: now) { feed.takeNext() }
+  }
+
+  func swipe(_ card: PreparedCard, _ direction: SwipeDirection) {
+    session.swipe(card, direction)
+  }
+
+  func undo() -> ShownCard? {
+    session.undo(now: now) { prepared(id: $0) }
+  }
+
+  func history(limit: Int) -> [HistoryEntry] {
+    frameDrawn()
+    writer.waitUntilIdle()
+    return (try? launch.state.history(limit: limit)) ?? []
+  }
+
+  func card(id: String) -> PreparedCard? { prepared(id: id) }
+
+  func typeStatuses() -> [TypeStatus] { feed.statuses }
+
+  func deckProblems() -> [String] { problems }
+
+  func setEnabled(_ type: String, _ enabled: Bool, confirmed: Bool) -> SettingOutcome {
+    let enabledNow = Set(feed.statuses.filter(\.enabled).map(\.type.name))
+    switch session.setEnabled(
+      type, enabled, confirmed: confirmed, enabledNow: enabledNow, now: now)
+    {
+    case .refused(let reason): return .refused(reason)
+    case .needsConfirmation(let question): return .needsConfirmation(question)
+    case .apply(let types, _):
+      feed.setEnabled(types)
+      return .applied(feed.statuses)
+    }
+  }
+
+  func resize(textArea area: TextArea) {
+    self.area = area
+    feed.resize(to: area)
+  }
+
+  func frameDrawn() {
+    for write in session.takeWrites() {
+      let given = writer.enqueue(write.change)
+      assert(given == write.sequence, "the writer numbers changes in the order they are given")
+    }
+  }
+
+  func close() {
+    session.close(now: now)
+    frameDrawn()
+    feed.stop()
+    writer.waitUntilIdle()
+  }
+
+  /// A card from the index, sanitised and laid out for the current text area.
+  private func prepared(id: String) -> PreparedCard? {
+    guard let card = try? launch.index.card(id: id) else { return nil }
+    return Preparation.laidOut(Preparation.sanitized(card), for: area)
+  }
+}

@@ -1,0 +1,37 @@
+import Store
+import Synchronization
+import Terminal
+
+/// What the state writer reports from its thread (commits with the history numbers they gave,
+/// failures), kept until the UI thread collects them; each report writes the wake-up pipe.
+final class WriterReports: Sendable {
+  enum Report: Sendable, Hashable {
+    case committed(UInt64, indices: [Int])
+    case failed(UInt64, reason: String)
+  }
+
+  private let pending = Mutex<[Report]>([])
+  private let wake: WakePipe
+
+  init(wake: WakePipe) {
+    self.wake = wake
+  }
+
+  @Sendable func committed(_ sequence: UInt64, _ indices: [Int]) {
+    pending.withLock { $0.append(.committed(sequence, indices: indices)) }
+    wake.wake()
+  }
+
+  @Sendable func failed(_ sequence: UInt64, _ error: any Error) {
+    pending.withLock { $0.append(.failed(sequence, reason: "\(error)")) }
+    wake.wake()
+  }
+
+  /// The reports since the last call, in order.
+  func take() -> [Report] {
+    pending.withLock { reports in
+      defer { reports.removeAll(keepingCapacity: true) }
+      return reports
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import App
+import FeedCore
+import FeedPipeline
+import TestSupport
+import Testing
+
+/// The session machine: cards wait for their history row, swipes ride with the next row,
+/// undo brings cards back in order, settings follow the rules, failures are kept.
+@Suite struct SessionTests {
+  let a = Fixtures.prepared(Fixtures.asciiCard, width: 80, height: 24)
+  let b = Fixtures.prepared(Fixtures.cjkCard, width: 80, height: 24)
+  let c = Fixtures.prepared(Fixtures.emojiCard, width: 80, height: 24)
+
+  private func session(limit: Int = 5, onReplace: ReplacementStrategy = .clearTombstones)
+    -> Session
+  {
+    Session(
+      window: UndoWindow(configuration: UndoConfiguration(limit: limit, onReplace: onReplace)))
+  }
+
+  /// A feed that hands out `cards` in order, then `.loading`.
+  private final class FakeFeed {
+    var cards: [PreparedCard]
+    init(_ cards: [PreparedCard]) { self.cards = cards }
+    func take() -> FeedItem { cards.isEmpty ? .loading : .card(cards.removeFirst()) }
+  }
+
+  /// Takes the next card and commits its row as number `index`.
+  private func show(
+    _ session: inout Session, _ feed: FakeFeed, index: Int, now: Double = 10
+  ) -> (item: FeedItem, position: Int) {
+    #expect(session.next(now: now, feed: feed.take).item == .loading)
+    let writes = session.takeWrites()
+    session.committed(writes.last!.sequence, indices: [index])
+    return session.next(now: now, feed: feed.take)
+  }
+
+  @Test func aCardIsShownOnlyOnceItsRowCommits() {
+    var session = session()
+    let feed = FakeFeed([a])
+    #expect(session.next(now: 5, feed: feed.take).item == .loading)
+    #expect(session.next(now: 5, feed: feed.take).item == .loading)
+    let writes = session.takeWrites()
+    #expect(
+      writes == [
+        Session.Write(
+          change: StateChange(shown: [ShownRecord(a.card, shownAt: 5)], time: 5), sequence: 1)
+      ])
+    session.committed(1, indices: [41])
+    let shown = session.next(now: 6, feed: feed.take)
+    #expect(shown.item == .card(a))
+    #expect(shown.position == 41)
+    #expect(session.current?.position == 41)
+  }
+
+  @Test func aSwipeIsWrittenWithTheNextCardsRow() {
+    var session = session()
+    let feed = FakeFeed([a, b])
+    _ = show(&session, feed, index: 3)
+    session.swipe(a, .right)
+    #expect(session.takeWrites().isEmpty)
+    #expect(session.next(now: 20, feed: feed.take).item == .loading)
+    let tombstone = Tombstone(historyIndex: 3, cardID: a.card.id, type: a.card.type, direction: .right)
+    #expect(
+      session.takeWrites().map(\.change) == [
+        StateChange(
+          effects: [.entomb(tombstone)], shown: [ShownRecord(b.card, shownAt: 20)], time: 20)
+      ])
+  }
+
+  @Test func swipesBeyondTheLimitAreCommittedInTheSameWrite() {
+    var session = session(limit: 1)
+    let feed = FakeFeed([a, b, c])
+    _ = show(&session, feed, index: 0)
+    session.swipe(a, .up)
+    _ = show(&session, feed, index: 1)
+    session.swipe(b, .left)
+    _ = session.next(now: 30, feed: feed.take)
+    let effects = session.takeWrites().last!.change.effects
+    let first = Tombstone(historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .up)
+    let second = Tombstone(historyIndex: 1, cardID: b.card.id, type: b.card.type, direction: .left)
+    #expect(effects == [.entomb(second), .commit(first)])
+  }
+
+  @Test func undoBringsTheCardBackAndTheCurrentOneAfterIt() {
+    var session = session()
+    let feed = FakeFeed([a, b])
+    _ = show(&session, feed, index: 0)
+    session.swipe(a, .right)
+    _ = show(&session, feed, index: 1)
+    let restored = session.undo(now: 40) { $0 == a.card.id ? a : nil }
+    #expect(restored == ShownCard(prepared: a, position: 0))
+    let tombstone = Tombstone(historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
+    #expect(session.takeWrites().map(\.change) == [StateChange(effects: [.restore(tombstone)], time: 40)])
+    session.swipe(a, .left)
+    let next = session.next(now: 41, feed: feed.take)
+    #expect(next.item == .card(b))
+    #expect(next.position == 1)
+    // The second swipe of `a` is written on its own: no new row came with it.
+    let again = Tombstone(historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .left)
+    #expect(session.takeWrites().map(\.change) == [StateChange(effects: [.entomb(again)], time: 41)])
+  }
+
+  @Test func undoWithNothingToUndoChangesNothing() {
+    var session = session()
+    #expect(session.undo(now: 1) { _ in a } == nil)
+    #expect(session.takeWrites().isEmpty)
+  }
+
+  @Test func aCardWhoseRowIsBeingWrittenComesAfterTheUndoneCard() {
+    var session = session()
+    let feed = FakeFeed([a, b])
+    _ = show(&session, feed, index: 0)
+    session.swipe(a, .right)
+    #expect(session.next(now: 50, feed: feed.take).item == .loading)  // b's row is being written
+    #expect(session.undo(now: 51) { _ in a } == ShownCard(prepared: a, position: 0))
+    let writes = session.takeWrites()
+    session.committed(writes[0].sequence, indices: [1])
+    session.swipe(a, .up)
+    let next = session.next(now: 52, feed: feed.take)
+    #expect(next.item == .card(b))
+    #expect(next.position == 1)
+  }
+
+  @Test func aFailedWriteIsReportedUntilOneSucceeds() {
+    var session = session()
+    let feed = FakeFeed([a])
+    _ = session.next(now: 1, feed: feed.take)
+    session.failed(1, reason: "disk I/O error")
+    #expect(session.saveProblem?.contains("disk I/O error") == true)
+    #expect(session.next(now: 2, feed: feed.take).item == .loading)
+    session.committed(1, indices: [0])
+    #expect(session.saveProblem == nil)
+    #expect(session.next(now: 3, feed: feed.take).item == .card(a))
+  }
+
+  @Test func theLastEnabledTypeCannotBeTurnedOff() {
+    var session = session()
+    let decision = session.setEnabled(
+      "fact", false, confirmed: false, enabledNow: ["fact"], now: 1)
+    #expect(decision == .refused(TypeSettings.lastTypeMessage))
+    #expect(session.takeWrites().isEmpty)
+  }
+
+  @Test func reEnablingATypeFollowsTheReplacementStrategy() {
+    var session = session(onReplace: .askUser)
+    let feed = FakeFeed([a, b])
+    _ = show(&session, feed, index: 0)
+    session.swipe(a, .right)
+    _ = show(&session, feed, index: 1)
+    let asked = session.setEnabled("word", true, confirmed: false, enabledNow: ["fact"], now: 2)
+    guard case .needsConfirmation = asked else {
+      Issue.record("expected a question, got \(asked)")
+      return
+    }
+    #expect(session.window.tombstones.count == 1)
+    let done = session.setEnabled("word", true, confirmed: true, enabledNow: ["fact"], now: 3)
+    let tombstone = Tombstone(historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
+    #expect(done == .apply(enabled: ["fact", "word"], effects: [.commit(tombstone), .replace]))
+    #expect(session.window.tombstones.isEmpty)
+    #expect(
+      session.takeWrites().map(\.change) == [
+        StateChange(effects: [.commit(tombstone), .replace], enabled: ["word": true], time: 3)
+      ])
+  }
+}

@@ -1,0 +1,76 @@
+import CommandSupport
+import Testing
+
+/// The config file's reader takes exactly the TOML ctfo uses and words every refusal with its
+/// line.
+@Suite struct ConfigReaderTests {
+  private func read(_ text: String) throws(ConfigProblem) -> [ConfigEntry] {
+    try ConfigReader.read(Array(text.utf8))
+  }
+
+  private func problem(_ text: String) -> ConfigProblem? {
+    do {
+      _ = try read(text)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func theDocumentedFileIsRead() throws {
+    let text = """
+      # ctfo settings
+      undo-limit = 5                  # swipes that can be undone
+      on-replace = "clear-tombstones"
+      on-launch = 'restore'
+
+      lookahead = +1_0
+      "quoted" = true\r
+      """
+    let entries = try read(text)
+    #expect(entries.map(\.key) == ["undo-limit", "on-replace", "on-launch", "lookahead", "quoted"])
+    #expect(
+      entries.map(\.value) == [
+        .integer(5), .string("clear-tombstones"), .string("restore"), .integer(10), .boolean(true),
+      ])
+    #expect(entries.map(\.line) == [2, 3, 4, 6, 7])
+  }
+
+  @Test func escapesAreDecoded() throws {
+    #expect(try read(#"a = "x\"y\\z\u00e9\t""#).first?.value == .string("x\"y\\zé\t"))
+  }
+
+  @Test(arguments: [
+    ("[.]", 1, "tables"), ("[[[", 1, "tables"), ("[[[a]]]", 1, "tables"), ("[keys]\n", 1, "tables"),
+    ("a = 1\nb", 2, "expected '='"), ("a.b = 1", 1, "dotted"), ("= 1", 1, "setting name"),
+    ("a =", 1, "missing value"), ("a = 1 2", 1, "after the value"), ("a = 1.5", 1, "not a string"),
+    ("a = [1]", 1, "not a string"), ("a = {b = 1}", 1, "not a string"), ("a = 01", 1, "not a string"),
+    ("a = 1__0", 1, "not a string"), ("a = \"open", 1, "not closed"), ("a = 'open", 1, "not closed"),
+    ("a = \"\\q\"", 1, "invalid escape"), ("a = \"\\ud800\"", 1, "invalid \\u"),
+    ("a = \"\u{0}\"", 1, "control"), ("a = 1\u{0}", 1, "not a string"),
+    ("a = \"\"\"x\"\"\"", 1, "multi-line"), ("a = 1\na = 2", 2, "set twice"),
+    ("a = 99999999999999999999", 1, "not a string"),
+  ])
+  func anythingElseIsRefusedWithItsLine(text: String, line: Int, words: String) {
+    let found = problem(text)
+    #expect(found?.line == line, "\(text.debugDescription): \(String(describing: found))")
+    #expect(found?.message.contains(words) == true, "\(text.debugDescription): \(String(describing: found))")
+  }
+
+  @Test func invalidUTF8IsRefusedOnItsLine() {
+    let bytes: [UInt8] = Array("a = 1\n".utf8) + [0x62, 0x20, 0x3D, 0x20, 0x22, 0xFF, 0x22]
+    #expect(throws: ConfigProblem(line: 2, message: "not valid UTF-8")) {
+      try ConfigReader.read(bytes)
+    }
+  }
+
+  @Test func anythingWhatsoeverIsAnswerOrProblemNeverACrash() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("ab=\"'#[]{}.,\\u0 \t\n\r-_+1tf".utf8) + [0x00, 0xFF, 0xC3, 0xA9]
+    for _ in 0..<2000 {
+      let length = Int.random(in: 0..<24, using: &generator)
+      let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+      _ = try? ConfigReader.read(bytes)
+    }
+  }
+}
