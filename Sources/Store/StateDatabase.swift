@@ -76,6 +76,12 @@ public final class StateDatabase: Sendable {
     return try reader.run(body)
   }
 
+  /// Runs `body` on the writer, outside a transaction: the reads of a caller that writes next
+  /// (a sync), so that a short run (`ctfo next`) never opens the reader.
+  func readOnWriter<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    try writer.run(body)
+  }
+
   /// Runs `body` in a write transaction on the writer (or in the caller's).
   func write<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
     try writer.run { db in try db.transaction(immediate: true) { try body(db) } }

@@ -58,7 +58,7 @@ struct DeckSync {
   }
 
   private func indexedDecks() throws -> [String: IndexedDeck] {
-    try database.read { db in
+    try database.readOnWriter { db in
       let rows = try db.rows("SELECT id, path, position, size, mtime, hash, problems FROM decks") {
         (
           $0.text(1) ?? "",
