@@ -7,9 +7,12 @@ import Testing
 /// Two `StateDatabase`s on one file, as the app and `ctfo next` in two processes have.
 @Suite struct TwoProcessTests {
   /// Runs `bodies` on threads of their own at once; false when they did not end in a minute.
+  /// (Serial queues of their own: the global queue may run them one after the other.)
   private func runTogether(_ bodies: [@Sendable () -> Void]) -> Bool {
     let group = DispatchGroup()
-    for body in bodies { DispatchQueue.global().async(group: group, execute: body) }
+    for (n, body) in bodies.enumerated() {
+      DispatchQueue(label: "process-\(n)").async(group: group, execute: body)
+    }
     return group.wait(timeout: .now() + 60) == .success
   }
 
