@@ -1,5 +1,5 @@
-import Store
 import FeedCore
+import Store
 import Testing
 
 @Suite struct CardReaderTests {

@@ -1,5 +1,5 @@
-import Store
 import Foundation
+import Store
 import Testing
 
 @Suite struct DeckCheckTests {

@@ -1,6 +1,6 @@
-import Store
 import FeedCore
 import Foundation
+import Store
 import Testing
 
 /// Random deck edits checked against a model: after every sync, the index holds exactly the

@@ -6,7 +6,8 @@ import Testing
 @Suite struct AppendShownTests {
   @Test func appendsHistoryAfterTheNewestRowInOneTransaction() throws {
     let home = try TestHome()
-    let deck = try home.deck("a.jsonl", [cardLine("a1", type: "fact"), cardLine("a2", type: "word")])
+    let deck = try home.deck(
+      "a.jsonl", [cardLine("a1", type: "fact"), cardLine("a2", type: "word")])
     _ = try home.index.sync(decks: [deck])
     try home.state.append([ShownRecord(cardID: "a1", type: "fact", title: nil, shownAt: 1)])
     let reader = home.index.reader()
@@ -75,8 +76,10 @@ import Testing
     func run(_ count: Int) throws {
       let database = try StateDatabase(path: path)
       _ = try DeckIndex(database: database).sync(decks: [deck])
-      let card = try #require(try DeckIndex(database: database).reader().card(type: "fact", ordinal: 0))
-      _ = try StateStore(database: database).appendShown(Array(repeating: card, count: count), time: 1)
+      let card = try #require(
+        try DeckIndex(database: database).reader().card(type: "fact", ordinal: 0))
+      _ = try StateStore(database: database).appendShown(
+        Array(repeating: card, count: count), time: 1)
     }
     try run(1)
     let small = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0

@@ -56,7 +56,8 @@ import Testing
     let left = try tables(database)
     #expect(!left.contains("config_reads") && !left.contains("grdb_migrations"))
     #expect(left.isSuperset(of: ["decks", "cards", "card_types", "history", "tombstones"]))
-    #expect(try state.append([ShownRecord(cardID: "d", type: "fact", title: nil, shownAt: 13)]) == [3])
+    #expect(
+      try state.append([ShownRecord(cardID: "d", type: "fact", title: nil, shownAt: 13)]) == [3])
     #expect(try database.integrityCheck() == "ok")
   }
 

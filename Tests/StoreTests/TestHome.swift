@@ -1,5 +1,5 @@
-import Store
 import Foundation
+import Store
 
 /// A temporary folder with a state database, removed when the test ends.
 final class TestHome {

@@ -29,8 +29,10 @@ import Testing
           for n in 0..<swipes {
             let id = "p\(process)-\(n)"
             let effects = previous.map {
-              [UndoEffect.entomb(
-                Tombstone(historyIndex: $0.index, cardID: $0.id, type: "fact", direction: .right))]
+              [
+                UndoEffect.entomb(
+                  Tombstone(historyIndex: $0.index, cardID: $0.id, type: "fact", direction: .right))
+              ]
             }
             let shown = ShownRecord(cardID: id, type: "fact", title: nil, shownAt: Double(n))
             do {

@@ -1,5 +1,5 @@
-import Store
 import FeedCore
+import Store
 import Testing
 
 /// The app's side of undo, as the run loop does it: the pure window in memory, every change

@@ -164,7 +164,8 @@ struct DeckSync {
   private mutating func move(_ deck: Int64, to position: Int) throws {
     changed = true
     try database.write { db in
-      try db.run("UPDATE decks SET position = ? WHERE id = ?", [.integer(position), .integer(deck)])
+      try db.run(
+        "UPDATE decks SET position = ? WHERE id = ?", [.integer(position), .integer(deck)])
     }
   }
 

@@ -30,10 +30,8 @@ final class Lane: Sendable {
   /// Runs `body` with the connection, holding the lane (or within the caller's hold).
   func run<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
     let me = Self.currentThread
-    if holder.load(ordering: .acquiring) == me, let bits = UnsafeRawPointer(
-      bitPattern: held.load(ordering: .relaxed))
-    {
-      return try body(Unmanaged<Connection>.fromOpaque(bits).takeUnretainedValue())
+    if holder.load(ordering: .acquiring) == me, let entered = heldConnection {
+      return try body(entered)
     }
     return try connection.withLock { slot throws -> T in
       let opened = try slot ?? open()
@@ -45,6 +43,13 @@ final class Lane: Sendable {
         held.store(0, ordering: .relaxed)
       }
       return try body(opened)
+    }
+  }
+
+  /// The connection the calling thread holds (call only after checking `holder`).
+  private var heldConnection: Connection? {
+    UnsafeRawPointer(bitPattern: held.load(ordering: .relaxed)).map {
+      Unmanaged<Connection>.fromOpaque($0).takeUnretainedValue()
     }
   }
 

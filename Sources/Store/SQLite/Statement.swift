@@ -8,8 +8,9 @@ final class Statement {
 
   init(_ connection: OpaquePointer, _ sql: String) throws(SQLiteError) {
     var handle: OpaquePointer?
-    guard sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
-      == SQLITE_OK, let handle
+    guard
+      sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        == SQLITE_OK, let handle
     else { throw SQLiteError(connection) }
     self.connection = connection
     self.handle = handle

@@ -21,7 +21,9 @@ public struct StateStore: Sendable {
 
   /// The types the user turned off; every other type, new ones included, is enabled.
   public func disabledTypes() throws -> Set<String> {
-    try database.read { db in Set(try db.rows("SELECT name FROM disabled_types") { $0.text(0) ?? "" }) }
+    try database.read { db in
+      Set(try db.rows("SELECT name FROM disabled_types") { $0.text(0) ?? "" })
+    }
   }
 
   public func setEnabled(_ type: String, _ enabled: Bool, time: Double = 0) throws {
@@ -126,9 +128,8 @@ public struct StateStore: Sendable {
   /// Appends `shown` after the newest history row, inside the write transaction.
   private static func insert(_ shown: [ShownRecord], _ db: Connection) throws -> [Int] {
     guard !shown.isEmpty else { return [] }
-    let first = try db.rows("SELECT COALESCE(MAX(idx) + 1, 0) FROM history") {
-      Int($0.integer(0))
-    }.first ?? 0
+    let next = try db.rows("SELECT COALESCE(MAX(idx) + 1, 0) FROM history") { $0.integer(0) }
+    let first = Int(next.first ?? 0)
     let insert = try db.statement(
       "INSERT INTO history (idx, card_id, type, title, shown_at) VALUES (?, ?, ?, ?, ?)")
     for (offset, record) in shown.enumerated() {
