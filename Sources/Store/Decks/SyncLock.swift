@@ -6,7 +6,8 @@
 
 /// The advisory lock (`flock`) on `DATABASE.lock` that a sync holds while it changes the
 /// index, so two processes launched together never import the same deck twice. Released
-/// when the value ends (or the process dies).
+/// when the value ends (or the process dies). The file stays: removing it would race with a
+/// process about to lock it.
 struct SyncLock: ~Copyable {
   private let descriptor: Int32
 

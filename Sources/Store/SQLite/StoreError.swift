@@ -7,11 +7,6 @@ public struct SQLiteError: Error, Hashable, CustomStringConvertible {
   public var code: Int32
   public var description: String { message }
 
-  init(message: String, code: Int32 = SQLITE_ERROR) {
-    self.message = message
-    self.code = code
-  }
-
   init(_ connection: OpaquePointer?) {
     message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
     code = connection.map { sqlite3_extended_errcode($0) } ?? SQLITE_NOMEM
