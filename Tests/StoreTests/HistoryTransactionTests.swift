@@ -1,6 +1,8 @@
+import Dispatch
 import FeedCore
 import Foundation
 import Store
+import Synchronization
 import Testing
 
 @Suite struct AppendShownTests {
@@ -44,6 +46,32 @@ import Testing
     }
     #expect(written.map(\.index) == [0, 1])
     #expect(try home.state.history(limit: 10).map(\.index) == [1, 0])
+  }
+}
+
+@Suite struct ReaderConnectionTests {
+  @Test func aReadDoesNotWaitForAnOpenWriteTransaction() throws {
+    let home = try TestHome()
+    let (database, state) = (home.database, home.state)
+    try state.append([ShownRecord(cardID: "a", type: "fact", title: nil, shownAt: 1)])
+    let inside = DispatchSemaphore(value: 0)
+    let read = DispatchSemaphore(value: 0)
+    let sawTheRead = Mutex(false)
+    let group = DispatchGroup()
+    DispatchQueue(label: "writer").async(group: group) {
+      try? database.transaction {
+        try state.append([ShownRecord(cardID: "b", type: "fact", title: nil, shownAt: 2)])
+        inside.signal()
+        let done = read.wait(timeout: .now() + 10) == .success
+        sawTheRead.withLock { $0 = done }
+      }
+    }
+    #expect(inside.wait(timeout: .now() + 10) == .success)
+    #expect(try state.history(limit: 10).map(\.cardID) == ["a"], "the last commit only")
+    read.signal()
+    #expect(group.wait(timeout: .now() + 10) == .success)
+    #expect(sawTheRead.withLock { $0 }, "the read ended inside the transaction")
+    #expect(try state.history(limit: 10).map(\.cardID) == ["b", "a"])
   }
 }
 
