@@ -11,7 +11,9 @@
 /// has two connections, each behind a mutex: the writer, and a reader (opened on first use)
 /// so that a read on the UI thread never waits behind a write transaction. A read made inside
 /// `transaction { }` runs on the writer, in that transaction. Opening runs the pending
-/// migrations and builds any missing card index.
+/// migrations and builds any missing card index. Release it before the process exits (not a
+/// global of `main.swift`): its close leaves a short run's few WAL frames in place and
+/// checkpoints anything larger, which no exit without the close does.
 ///
 /// ```swift
 /// let database = try StateDatabase(path: home + "/state/ctfo.sqlite")
