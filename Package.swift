@@ -51,7 +51,9 @@ let package = Package(
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
         "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux]))]
+      linkerSettings: [
+        .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))
+      ]
     ),
     .executableTarget(
       name: "ctfo-bench",

@@ -71,7 +71,7 @@ public struct Configuration: Equatable, Sendable {
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
     var count = 0
     while count < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+      let n = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
       if n < 0, errno == EINTR { continue }
       guard n > 0 else { break }
       count += n

@@ -41,17 +41,12 @@ public struct NextRequest: Equatable, Sendable {
     return TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? 12)
   }
 
-  /// Deals the cards of `catalog`'s `enabled` types; `stateDatabase` is the database's path,
-  /// for the reader of a large batch, and `lookahead` the configured one. Up to
-  /// `serialLimit` cards are dealt on the calling thread with `reader`.
+  /// Deals more than `serialLimit` cards of `catalog`'s `enabled` types through a concurrent
+  /// `Feed` (both cores prepare), in deal order; `stateDatabase` is the database's path and
+  /// `lookahead` the configured one.
   public func deal(
-    catalog: [TypeCount], enabled: Set<String>, reader: CardReader, stateDatabase: String,
-    lookahead configured: Int
+    catalog: [TypeCount], enabled: Set<String>, stateDatabase: String, lookahead configured: Int
   ) async throws -> [PreparedCard] {
-    if count <= Self.serialLimit {
-      return try dealSerially(
-        catalog: catalog, enabled: enabled, reader: reader, lookahead: configured)
-    }
     // A connection of its own for the preparations: the store's is shared with its writes.
     let feed = Feed(
       source: DeckSource(catalog: catalog, reader: try CardReader(path: stateDatabase)),

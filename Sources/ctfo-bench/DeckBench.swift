@@ -1,4 +1,4 @@
-import CardStore
+import Store
 import Foundation
 
 /// The deck benchmarks of `ctfo-bench`:

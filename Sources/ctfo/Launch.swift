@@ -36,7 +36,9 @@ struct Launch {
   /// The card source of the feed: the deck index, slowed down for tests when
   /// `CTFO_TEST_FETCH_DELAY_MS` is set.
   func source() throws -> any CardSource {
-    let deck = DeckSource(catalog: try index.catalog(), reader: try index.reader())
+    // A connection of its own: the preparations read from the pool's threads, apart from
+    // the UI thread's reads and the writer's transactions.
+    let deck = DeckSource(catalog: try index.catalog(), reader: try CardReader(path: database.path))
     let delay = Environment.variable("CTFO_TEST_FETCH_DELAY_MS").flatMap { Int($0) }
     guard let delay, delay > 0 else { return deck }
     return DelayedSource(base: deck, milliseconds: delay)

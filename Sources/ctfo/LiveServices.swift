@@ -1,5 +1,6 @@
 import App
 import CommandSupport
+import Dispatch
 import FeedCore
 import FeedPipeline
 import Store
@@ -38,7 +39,11 @@ final class LiveServices: AppServices {
     for report in reports.take() {
       switch report {
       case .committed(let sequence, let indices): session.committed(sequence, indices: indices)
-      case .failed(let sequence, let reason): session.failed(sequence, reason: reason)
+      case .failed(let sequence, let reason):
+        session.failed(sequence, reason: reason)
+        // The writer holds the change (and those after it) until told to try again.
+        let writer = writer
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) { writer.retry() }
       }
     }
     return session.saveProblem
@@ -98,8 +103,21 @@ final class LiveServices: AppServices {
     session.close(now: now)
     frameDrawn()
     feed.stop()
-    writer.waitUntilIdle()
+    var unsaved = writer.waitUntilIdle()
+    for _ in 0..<Self.retriesAtQuit where !unsaved.isEmpty {
+      writer.retry()
+      unsaved = writer.waitUntilIdle()
+    }
+    if !unsaved.isEmpty {
+      Output.warn(
+        "ctfo: \(unsaved.count) changes could not be saved to \(launch.paths.stateDatabase): "
+          + (session.saveProblem ?? "unknown error"))
+    }
   }
+
+  /// How often quitting tries again to write what failed (each try waits up to SQLite's busy
+  /// timeout for another process's lock).
+  static let retriesAtQuit = 3
 
   /// A card from the index, sanitised and laid out for the current text area.
   private func prepared(id: String) -> PreparedCard? {

@@ -55,4 +55,9 @@ public struct ShownRecord: Sendable, Hashable {
   public init(_ card: Card, shownAt: Double) {
     self.init(cardID: card.id, type: card.type, title: card.title, shownAt: shownAt)
   }
+
+  /// The history entry this record became at `index`.
+  public func entry(at index: Int) -> HistoryEntry {
+    HistoryEntry(index: index, cardID: cardID, type: type, title: title, shownAt: shownAt)
+  }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import FeedCore
+import FeedPipeline
 import Store
 
 /// `ctfo next`: deals the next cards of the feed and prints them, like fortune.
@@ -29,22 +30,32 @@ struct Next: ParsableCommand {
     let request = NextRequest(
       globals: global.values, count: n, width: width, height: height, json: json)
     let launch = try Launch(global.values)
-    let catalog = try launch.index.catalog()
-    let enabled = Set(catalog.map(\.type.name)).subtracting(try launch.state.disabledTypes())
-    let reader = try launch.index.reader()
     let lookahead = launch.configuration.lookahead
-    let path = launch.paths.stateDatabase
-    // A small batch is dealt on this thread: no task, so no thread of the pool is started.
-    let cards =
-      n <= NextRequest.serialLimit
-      ? try request.dealSerially(
-        catalog: catalog, enabled: enabled, reader: reader, lookahead: lookahead)
-      : try Blocking.wait {
-        try await request.deal(
-          catalog: catalog, enabled: enabled, reader: reader, stateDatabase: path,
-          lookahead: lookahead)
+    let cards: [PreparedCard]
+    if n <= NextRequest.serialLimit {
+      // Dealt on this thread, no task started; the reads and the history rows share one
+      // transaction (one round of SQLite's locks, one commit).
+      cards = try launch.database.transaction {
+        let (catalog, enabled) = try types(launch)
+        let cards = try request.dealSerially(
+          catalog: catalog, enabled: enabled, reader: launch.index.reader(), lookahead: lookahead)
+        _ = try launch.state.appendShown(cards.map(\.card), time: NextRequest.now())
+        return cards
       }
-    _ = try launch.state.appendShown(cards.map(\.card), time: NextRequest.now())
+    } else {
+      let (catalog, enabled) = try types(launch)
+      let path = launch.paths.stateDatabase
+      cards = try Blocking.wait {
+        try await request.deal(
+          catalog: catalog, enabled: enabled, stateDatabase: path, lookahead: lookahead)
+      }
+      _ = try launch.state.appendShown(cards.map(\.card), time: NextRequest.now())
+    }
     request.print(cards)
+  }
+
+  private func types(_ launch: Launch) throws -> (catalog: [TypeCount], enabled: Set<String>) {
+    let catalog = try launch.index.catalog()
+    return (catalog, Set(catalog.map(\.type.name)).subtracting(try launch.state.disabledTypes()))
   }
 }

@@ -1,0 +1,156 @@
+import FeedCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What one line of a deck file holds.
+enum DeckLine: Equatable {
+  case blank
+  case header(DeckHeader)
+  case card(Card)
+  /// The line is skipped; the message says what is wrong with it.
+  case problem(String)
+}
+
+/// A deck's optional first line: `{"deck": "name", "types": {"fact": {"label": ...}}}`.
+struct DeckHeader: Equatable, Codable {
+  var name: String?
+  var types: [CardType]
+}
+
+/// Parses deck lines, one at a time: JSON Lines, a header allowed only before the first card.
+///
+/// Invalid UTF-8 is repaired to U+FFFD first; unknown fields are ignored.
+struct DeckParser {
+  private let decoder = JSONDecoder()
+  private var sawContent = false
+
+  mutating func parse(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
+    guard bytes.contains(where: { !Self.isSpace($0) }) else { return .blank }
+    defer { sawContent = true }
+    if let card = FlatCardScanner.card(bytes) { return .card(card) }
+    return decode(bytes)
+  }
+
+  /// Parses a non-blank line with the JSON decoder, which words every problem.
+  func decode(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
+    let text = String(decoding: bytes, as: UTF8.self)
+    do {
+      let record = try decoder.decode(LineRecord.self, from: Data(text.utf8))
+      return try record.line(headerAllowed: !sawContent)
+    } catch let problem as LineProblem {
+      return .problem(problem.message)
+    } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+      return .problem("not a JSON object")
+    } catch {
+      return .problem("not valid JSON")
+    }
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D
+  }
+}
+
+/// A line is wrong: the message says how (`missing "body"`, `"title" must be a string`).
+private struct LineProblem: Error {
+  var message: String
+}
+
+/// Every field a deck line may have; unknown ones are never decoded.
+private struct LineRecord: Decodable {
+  enum Key: String, CodingKey {
+    case id, type, title, body, source, url, reveal, deck, types
+  }
+
+  private var strings: [Key: String] = [:]
+  private var header: DeckHeader?
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Key.self)
+    let isHeader = container.contains(.types) || container.contains(.deck)
+    if isHeader && !container.contains(.id) && !container.contains(.body) {
+      header = try Self.header(container)
+      return
+    }
+    for key in [Key.id, .type, .title, .body, .source, .url, .reveal] {
+      strings[key] = try Self.string(key, in: container)
+    }
+  }
+
+  func line(headerAllowed: Bool) throws(LineProblem) -> DeckLine {
+    if let header {
+      guard headerAllowed else { throw LineProblem(message: "a header must be the first line") }
+      return .header(header)
+    }
+    for key in [Key.id, .type, .body] where strings[key] == nil {
+      throw LineProblem(message: "missing \"\(key.rawValue)\"")
+    }
+    return .card(
+      Card(
+        id: strings[.id]!, type: strings[.type]!, title: strings[.title], body: strings[.body]!,
+        source: strings[.source], url: strings[.url], reveal: strings[.reveal]))
+  }
+
+  /// A string field, nil when absent or null.
+  private static func string<K: CodingKey>(
+    _ key: K, in container: KeyedDecodingContainer<K>
+  ) throws -> String? {
+    guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
+    do {
+      return try container.decode(String.self, forKey: key)
+    } catch {
+      throw LineProblem(message: "\"\(key.stringValue)\" must be a string")
+    }
+  }
+
+  private static func header(_ container: KeyedDecodingContainer<Key>) throws -> DeckHeader {
+    let name = try string(.deck, in: container)
+    guard container.contains(.types), try !container.decodeNil(forKey: .types) else {
+      return DeckHeader(name: name, types: [])
+    }
+    let types: KeyedDecodingContainer<TypeKey>
+    do {
+      types = try container.nestedContainer(keyedBy: TypeKey.self, forKey: .types)
+    } catch {
+      throw LineProblem(message: "\"types\" must be an object")
+    }
+    let declared = try types.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
+      try cardType($0, in: types)
+    }
+    return DeckHeader(name: name, types: declared)
+  }
+
+  private static func cardType(
+    _ key: TypeKey, in types: KeyedDecodingContainer<TypeKey>
+  ) throws -> CardType {
+    let meta: KeyedDecodingContainer<MetaKey>
+    do {
+      meta = try types.nestedContainer(keyedBy: MetaKey.self, forKey: key)
+    } catch {
+      throw LineProblem(message: "type \"\(key.stringValue)\" must be an object")
+    }
+    do {
+      return CardType(
+        name: key.stringValue, label: try string(MetaKey.label, in: meta),
+        colour: try string(MetaKey.colour, in: meta),
+        description: try string(MetaKey.description, in: meta))
+    } catch let problem as LineProblem {
+      throw LineProblem(message: "type \"\(key.stringValue)\": \(problem.message)")
+    }
+  }
+
+  private enum MetaKey: String, CodingKey {
+    case label, colour, description
+  }
+
+  private struct TypeKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+}

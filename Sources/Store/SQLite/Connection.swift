@@ -1,0 +1,122 @@
+import CSQLite
+import CSQLiteExtras
+
+/// One SQLite connection with its prepared statements, kept for the connection's life.
+///
+/// Not thread-safe: a `Lane` serialises its use. Every connection waits up to 5 s for a lock
+/// another process holds (the app beside `ctfo next`).
+final class Connection {
+  /// How the connection is used: the writer keeps a small WAL at close (see `WALFrames`).
+  enum Role { case writer, reader, readOnly }
+
+  let handle: OpaquePointer
+  private var statements: [String: Statement] = [:]
+  private let walFrames: WALFrames?
+
+  init(path: String, role: Role) throws(SQLiteError) {
+    let access =
+      switch role {
+      case .writer: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+      case .reader: SQLITE_OPEN_READWRITE
+      case .readOnly: SQLITE_OPEN_READONLY
+      }
+    var connection: OpaquePointer?
+    guard sqlite3_open_v2(path, &connection, access | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+      let connection
+    else {
+      defer { sqlite3_close_v2(connection) }
+      throw SQLiteError(connection)
+    }
+    handle = connection
+    sqlite3_busy_timeout(connection, 5_000)
+    walFrames = role == .writer ? WALFrames(connection) : nil
+  }
+
+  deinit {
+    statements.removeAll()
+    walFrames?.prepareClose(handle)
+    sqlite3_close_v2(handle)
+  }
+
+  /// The statement for `sql`, prepared once per connection.
+  func statement(_ sql: String) throws(SQLiteError) -> Statement {
+    if let statement = statements[sql] { return statement }
+    let statement = try Statement(handle, sql)
+    statements[sql] = statement
+    return statement
+  }
+
+  /// Runs one statement with `values` bound.
+  func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+    try statement(sql).run(values)
+  }
+
+  /// The rows of one query, read by `row`.
+  func rows<T>(
+    _ sql: String, _ values: [SQLiteValue] = [], _ row: (Statement) throws(SQLiteError) -> T
+  ) throws(SQLiteError) -> [T] {
+    try statement(sql).rows(values, row)
+  }
+
+  /// Runs `sql`, which may hold several statements (a migration), without caching it.
+  func execute(_ sql: String) throws(SQLiteError) {
+    guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+      throw SQLiteError(handle)
+    }
+  }
+
+  var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Whether a transaction is open on this connection.
+  var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  /// Runs `body` in one transaction, committed when it returns and rolled back when it
+  /// throws; inside another, in that one. `immediate` takes the write lock first, so a write
+  /// never fails on a snapshot another process made stale.
+  func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+    guard !isInTransaction else { return try body() }
+    try run(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+    do {
+      let result = try body()
+      try run("COMMIT")
+      return result
+    } catch {
+      if isInTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+      throw error
+    }
+  }
+}
+
+/// The frames in the writer's WAL after its last commit, told by SQLite's WAL hook, and the
+/// checkpoints that hook runs.
+///
+/// Up to `leftAtClose` frames (4 KiB each) stay in the WAL when the connection closes; beyond,
+/// the close checkpoints them into the database and deletes the WAL, as SQLite does by default.
+/// Checkpointing at every close cost a short run (`ctfo next`) three of its five fsyncs for
+/// the one or two frames it adds. Left in the WAL they are as durable (the commit synced
+/// them), and the next opener reads them back: at most 256 KiB. The hook replaces SQLite's
+/// automatic checkpoint, so it checkpoints at SQLite's default threshold itself, which keeps
+/// the WAL of a long run (the app) bounded.
+private final class WALFrames {
+  static let leftAtClose: Int32 = 64
+  static let checkpointAt: Int32 = 1_000
+
+  var count: Int32 = 0
+
+  init(_ connection: OpaquePointer) {
+    sqlite3_wal_hook(
+      connection,
+      { context, connection, name, frames in
+        Unmanaged<WALFrames>.fromOpaque(context!).takeUnretainedValue().count = frames
+        if frames >= WALFrames.checkpointAt { sqlite3_wal_checkpoint(connection, name) }
+        return SQLITE_OK
+      }, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  /// Asks SQLite not to checkpoint at close when the WAL holds only a few frames.
+  func prepareClose(_ connection: OpaquePointer) {
+    if (1...Self.leftAtClose).contains(count) {
+      _ = ctfo_sqlite_no_checkpoint_on_close(connection, 1)
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import CSQLite
+
+/// A prepared statement of one `Connection`: bind, step, read columns. Not thread-safe; its
+/// connection's `Lane` serialises the calls.
+final class Statement {
+  private let connection: OpaquePointer
+  private let handle: OpaquePointer
+
+  init(_ connection: OpaquePointer, _ sql: String) throws(SQLiteError) {
+    var handle: OpaquePointer?
+    guard
+      sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        == SQLITE_OK, let handle
+    else { throw SQLiteError(connection) }
+    self.connection = connection
+    self.handle = handle
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  /// Runs to the end with `values` bound to the parameters 1, 2, ..., ignoring rows.
+  func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+    bind(values)
+    defer { sqlite3_reset(handle) }
+    while try step() {}
+  }
+
+  /// Every row, read by `row`, with `values` bound to the parameters 1, 2, ...
+  func rows<T>(
+    _ values: [SQLiteValue] = [], _ row: (Statement) throws(SQLiteError) -> T
+  ) throws(SQLiteError) -> [T] {
+    bind(values)
+    defer { sqlite3_reset(handle) }
+    var result: [T] = []
+    while try step() { result.append(try row(self)) }
+    return result
+  }
+
+  func text(_ column: Int32) -> String? {
+    guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+  func real(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+  /// An integer column that may be NULL.
+  func optionalInteger(_ column: Int32) -> Int? {
+    isNull(column) ? nil : Int(integer(column))
+  }
+
+  private func bind(_ values: [SQLiteValue]) {
+    sqlite3_reset(handle)
+    for (i, value) in values.enumerated() {
+      let n = Int32(i + 1)
+      switch value {
+      case .text(let text): sqlite3_bind_text(handle, n, text, -1, Self.transient)
+      case .integer(let number): sqlite3_bind_int64(handle, n, number)
+      case .real(let number): sqlite3_bind_double(handle, n, number)
+      case .null: sqlite3_bind_null(handle, n)
+      }
+    }
+  }
+
+  /// Steps once: true for a row, false when done.
+  private func step() throws(SQLiteError) -> Bool {
+    switch sqlite3_step(handle) {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default: throw SQLiteError(connection)
+    }
+  }
+
+  /// SQLite's SQLITE_TRANSIENT: copy the bound text now.
+  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// A value bound to a statement's parameter.
+enum SQLiteValue {
+  case text(String)
+  case integer(Int64)
+  case real(Double)
+  case null
+
+  static func text(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
+  static func integer(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+}

@@ -1,0 +1,157 @@
+/// The schema, as one list of migrations; the database records how many ran in
+/// `PRAGMA user_version`. A migration that shipped is never edited: append `v4`, `v5`, ...
+enum Migrations {
+  /// The migrations in order: version n is the database after `all[0..<n]`.
+  static let all = [v1, v2, v3]
+
+  /// The schema version this build writes.
+  static var latest: Int { all.count }
+
+  /// The identifiers GRDB recorded in `grdb_migrations` (releases before v3), by version.
+  static let grdbIdentifiers = ["v1", "v2"]
+
+  /// Brings the database to `latest`: nothing to do costs one read of `user_version`.
+  static func migrate(_ db: Connection, path: String) throws {
+    if try version(db, path: path) == latest { return }
+    try db.transaction(immediate: true) {
+      let current = try version(db, path: path)
+      for sql in all[current...] { try db.execute(sql) }
+      try db.execute("PRAGMA user_version = \(latest)")
+    }
+  }
+
+  /// The version of the schema: `user_version`, or for a database GRDB migrated (which left
+  /// `user_version` at 0) the number of GRDB migrations it recorded.
+  private static func version(_ db: Connection, path: String) throws -> Int {
+    var version = try db.rows("PRAGMA user_version") { Int($0.integer(0)) }.first ?? 0
+    if version == 0 { version = try grdbVersion(db, path: path) }
+    guard version <= latest else {
+      throw StoreError.newerSchema(path: path, version: version, known: latest)
+    }
+    return version
+  }
+
+  private static func grdbVersion(_ db: Connection, path: String) throws -> Int {
+    let table = try db.rows(
+      "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'"
+    ) { $0.integer(0) }
+    guard table.first == 1 else { return 0 }
+    let applied = try db.rows("SELECT identifier FROM grdb_migrations") { $0.text(0) ?? "" }
+    guard Set(applied).isSubset(of: grdbIdentifiers) else {
+      throw StoreError.newerSchema(path: path, version: applied.count, known: latest)
+    }
+    return grdbIdentifiers.prefix { applied.contains($0) }.count
+  }
+
+  // MARK: Card indexes
+
+  /// The secondary indexes of `cards` as of the latest migration. A first import drops them
+  /// and builds them again after loading: sorting once beats a million random inserts.
+  static let cardIndexes = [
+    "CREATE UNIQUE INDEX IF NOT EXISTS cards_by_ordinal ON cards(type, ordinal)",
+    "CREATE INDEX IF NOT EXISTS cards_by_id ON cards(id, ordinal)",
+    "CREATE INDEX IF NOT EXISTS cards_by_deck ON cards(deck)",
+  ]
+  static let cardIndexNames = ["cards_by_ordinal", "cards_by_id", "cards_by_deck"]
+
+  static func dropCardIndexes(_ db: Connection) throws {
+    for name in cardIndexNames { try db.execute("DROP INDEX IF EXISTS \(name)") }
+  }
+
+  /// Builds the indexes a bulk import dropped (also after a crash in the middle of one);
+  /// when all exist, this is one read.
+  static func ensureCardIndexes(_ db: Connection) throws {
+    let names = cardIndexNames.map { "'\($0)'" }.joined(separator: ", ")
+    let present = try db.rows(
+      "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN (\(names))"
+    ) { Int($0.integer(0)) }
+    guard present.first != cardIndexNames.count else { return }
+    try db.transaction(immediate: true) {
+      for sql in cardIndexes { try db.execute(sql) }
+    }
+  }
+
+  // MARK: The migrations
+
+  private static let v1 = """
+    CREATE TABLE decks (
+      id INTEGER PRIMARY KEY,
+      path TEXT NOT NULL UNIQUE,
+      position INTEGER NOT NULL,
+      size INTEGER NOT NULL,
+      mtime REAL NOT NULL,
+      hash TEXT NOT NULL,
+      name TEXT,
+      types TEXT NOT NULL DEFAULT '[]',
+      problems TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE TABLE cards (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL,
+      deck INTEGER NOT NULL REFERENCES decks(id) ON DELETE CASCADE,
+      line INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      ordinal INTEGER,
+      title TEXT,
+      body TEXT NOT NULL,
+      source TEXT,
+      url TEXT,
+      reveal TEXT,
+      score REAL,
+      scored_at REAL
+    );
+    CREATE UNIQUE INDEX cards_by_ordinal ON cards(type, ordinal);
+    CREATE INDEX cards_by_id ON cards(id, ordinal);
+    CREATE INDEX cards_by_deck ON cards(deck);
+    CREATE INDEX cards_scored ON cards(type) WHERE score IS NOT NULL;
+    CREATE TABLE card_types (
+      name TEXT PRIMARY KEY,
+      label TEXT NOT NULL,
+      colour TEXT,
+      description TEXT,
+      cards INTEGER NOT NULL
+    );
+    CREATE TABLE disabled_types (name TEXT PRIMARY KEY);
+    CREATE TABLE history (
+      idx INTEGER PRIMARY KEY,
+      card_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      title TEXT,
+      shown_at REAL NOT NULL,
+      reaction TEXT
+    );
+    CREATE TABLE tombstones (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      history_idx INTEGER NOT NULL UNIQUE,
+      card_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      direction TEXT NOT NULL
+    );
+    CREATE TABLE reaction_events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      history_idx INTEGER NOT NULL,
+      card_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      reaction TEXT NOT NULL,
+      committed_at REAL NOT NULL,
+      sent_at REAL
+    );
+    """
+
+  /// The config file as last read, for the small binary's quick path (dropped by v3).
+  private static let v2 = """
+    CREATE TABLE config_reads (
+      path TEXT PRIMARY KEY,
+      size INTEGER NOT NULL,
+      mtime REAL NOT NULL,
+      inode INTEGER NOT NULL,
+      lookahead INTEGER NOT NULL
+    );
+    """
+
+  /// One binary reads its config itself, and GRDB's bookkeeping gives way to `user_version`.
+  private static let v3 = """
+    DROP TABLE IF EXISTS config_reads;
+    DROP TABLE IF EXISTS grdb_migrations;
+    """
+}

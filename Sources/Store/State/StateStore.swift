@@ -1,0 +1,184 @@
+import FeedCore
+
+/// History, settings, undo tombstones and the reaction outbox in the state database.
+///
+/// Reads are synchronous and fast. Writes are synchronous too; the UI sends them through a
+/// `StateWriter` so a keypress never waits for the disk.
+///
+/// ```swift
+/// let state = StateStore(database: database)
+/// var (window, launchEffects) = try state.launchUndo(configuration: config, time: now)
+/// let indices = try state.apply(StateChange(shown: [ShownRecord(card, shownAt: now)], time: now))
+/// ```
+public struct StateStore: Sendable {
+  let database: StateDatabase
+
+  public init(database: StateDatabase) {
+    self.database = database
+  }
+
+  // MARK: Settings
+
+  /// The types the user turned off; every other type, new ones included, is enabled.
+  public func disabledTypes() throws -> Set<String> {
+    try database.read { db in
+      Set(try db.rows("SELECT name FROM disabled_types") { $0.text(0) ?? "" })
+    }
+  }
+
+  public func setEnabled(_ type: String, _ enabled: Bool, time: Double = 0) throws {
+    try apply(StateChange(enabled: [type: enabled], time: time))
+  }
+
+  // MARK: History
+
+  /// The newest `limit` history entries with an index below `before`, newest first.
+  public func history(limit: Int, before: Int = .max) throws -> [HistoryEntry] {
+    try database.read { db in
+      try db.rows(
+        """
+        SELECT idx, card_id, type, title, shown_at, reaction FROM history
+        WHERE idx < ? ORDER BY idx DESC LIMIT ?
+        """, [.integer(before), .integer(limit)], Self.historyEntry)
+    }
+  }
+
+  /// Appends history rows in one transaction (`ctfo next -n 30000`); returns their indices.
+  @discardableResult
+  public func append(_ shown: [ShownRecord]) throws -> [Int] {
+    try apply(StateChange(shown: shown, time: 0))
+  }
+
+  /// Appends a history row for each card, shown at `time`, in one transaction (or the
+  /// caller's `StateDatabase.transaction`, with the deal's reads): `ctfo next`.
+  public func appendShown(_ cards: [Card], time: Double) throws -> [HistoryEntry] {
+    let shown = cards.map { ShownRecord($0, shownAt: time) }
+    return zip(shown, try append(shown)).map { $0.entry(at: $1) }
+  }
+
+  /// Sets or clears the reaction of the history row at `index`.
+  public func setReaction(_ reaction: Reaction?, at index: Int) throws {
+    try database.write { db in
+      try db.run(
+        "UPDATE history SET reaction = ? WHERE idx = ?",
+        [.text(reaction?.rawValue), .integer(index)])
+    }
+  }
+
+  // MARK: Undo
+
+  /// The persisted tombstones, oldest first.
+  public func tombstones() throws -> [Tombstone] {
+    try database.read { db in
+      try db.rows("SELECT history_idx, card_id, type, direction FROM tombstones ORDER BY seq") {
+        Tombstone(
+          historyIndex: Int($0.integer(0)), cardID: $0.text(1) ?? "", type: $0.text(2) ?? "",
+          direction: SwipeDirection(rawValue: $0.text(3) ?? "") ?? .right)
+      }
+    }
+  }
+
+  /// The undo window at launch: the persisted tombstones per `configuration.onLaunch`, with
+  /// the launch's effects (commits, discards) already written.
+  public func launchUndo(
+    configuration: UndoConfiguration, time: Double
+  ) throws -> (window: UndoWindow, effects: [UndoEffect]) {
+    let launched = UndoWindow.launch(persisted: try tombstones(), configuration: configuration)
+    try apply(StateChange(effects: launched.effects, time: time))
+    return launched
+  }
+
+  /// The committed reactions not yet uploaded, oldest first.
+  public func pendingReactionEvents(limit: Int = 1000) throws -> [ReactionEvent] {
+    try database.read { db in
+      try db.rows(
+        """
+        SELECT seq, history_idx, card_id, type, reaction, committed_at FROM reaction_events
+        WHERE sent_at IS NULL ORDER BY seq LIMIT ?
+        """, [.integer(limit)]
+      ) {
+        ReactionEvent(
+          sequence: $0.integer(0), historyIndex: Int($0.integer(1)), cardID: $0.text(2) ?? "",
+          type: $0.text(3) ?? "", reaction: Reaction(rawValue: $0.text(4) ?? "") ?? .tfu,
+          committedAt: $0.real(5))
+      }
+    }
+  }
+
+  // MARK: Writing
+
+  /// Writes `change` in one transaction (`BEGIN IMMEDIATE`), or in the caller's. Returns the
+  /// history indices its shown cards got, in order: one past the newest row at commit time.
+  @discardableResult
+  public func apply(_ change: StateChange) throws -> [Int] {
+    try database.write { db in
+      for effect in change.effects { try Self.write(effect, time: change.time, db) }
+      let indices = try Self.insert(change.shown, db)
+      for (type, enabled) in change.enabled {
+        let sql =
+          enabled
+          ? "DELETE FROM disabled_types WHERE name = ?"
+          : "INSERT OR IGNORE INTO disabled_types (name) VALUES (?)"
+        try db.run(sql, [.text(type)])
+      }
+      return indices
+    }
+  }
+
+  /// Appends `shown` after the newest history row, inside the write transaction.
+  private static func insert(_ shown: [ShownRecord], _ db: Connection) throws -> [Int] {
+    guard !shown.isEmpty else { return [] }
+    let next = try db.rows("SELECT COALESCE(MAX(idx) + 1, 0) FROM history") { $0.integer(0) }
+    let first = Int(next.first ?? 0)
+    let insert = try db.statement(
+      "INSERT INTO history (idx, card_id, type, title, shown_at) VALUES (?, ?, ?, ?, ?)")
+    for (offset, record) in shown.enumerated() {
+      try insert.run([
+        .integer(first + offset), .text(record.cardID), .text(record.type), .text(record.title),
+        .real(record.shownAt),
+      ])
+    }
+    return Array(first..<first + shown.count)
+  }
+
+  private static func write(_ effect: UndoEffect, time: Double, _ db: Connection) throws {
+    switch effect {
+    case .entomb(let t):
+      try db.run(
+        "UPDATE history SET reaction = ? WHERE idx = ?",
+        [.text(t.direction.reaction.rawValue), .integer(t.historyIndex)])
+      try db.run(
+        "INSERT INTO tombstones (history_idx, card_id, type, direction) VALUES (?, ?, ?, ?)",
+        [.integer(t.historyIndex), .text(t.cardID), .text(t.type), .text(t.direction.rawValue)])
+    case .commit(let t):
+      try deleteTombstone(t, db)
+      try db.run(
+        """
+        INSERT INTO reaction_events (history_idx, card_id, type, reaction, committed_at)
+        VALUES (?, ?, ?, ?, ?)
+        """,
+        [
+          .integer(t.historyIndex), .text(t.cardID), .text(t.type),
+          .text(t.direction.reaction.rawValue), .real(time),
+        ])
+    case .discard(let t):
+      try deleteTombstone(t, db)
+    case .restore(let t):
+      try deleteTombstone(t, db)
+      try db.run("UPDATE history SET reaction = NULL WHERE idx = ?", [.integer(t.historyIndex)])
+    case .replace, .refuseReplacement, .askUser:
+      break
+    }
+  }
+
+  private static func deleteTombstone(_ t: Tombstone, _ db: Connection) throws {
+    try db.run("DELETE FROM tombstones WHERE history_idx = ?", [.integer(t.historyIndex)])
+  }
+
+  private static func historyEntry(_ row: Statement) -> HistoryEntry {
+    HistoryEntry(
+      index: Int(row.integer(0)), cardID: row.text(1) ?? "", type: row.text(2) ?? "",
+      title: row.text(3), shownAt: row.real(4),
+      reaction: row.text(5).flatMap(Reaction.init(rawValue:)))
+  }
+}

@@ -1,0 +1,91 @@
+import FeedCore
+import Dispatch
+import Synchronization
+
+/// Writes state changes in the background, in order, so the UI thread never waits for the
+/// disk.
+///
+/// `enqueue` returns at once with the change's sequence number (1, 2, ...); after the
+/// change commits, `onCommitted` is called with it and the history indices its shown cards
+/// got, on the writer's thread. The app writes its wake-up pipe there and draws the next card
+/// only once that card's history row is committed (its index is then known, for the swipe's
+/// tombstone), so a SIGKILL never loses a card that was on screen.
+///
+/// A change that fails (disk full, the lock held by another process past the busy timeout)
+/// is not lost: it stays first in the queue, `onFailed` is called once, and the writer
+/// writes nothing more, so no later change commits before it, until the owner calls
+/// `retry()`. `waitUntilIdle()` tells which changes are still queued.
+///
+/// ```swift
+/// let writer = StateWriter(store: state, onCommitted: { seq, indices in wake.signal(seq) })
+/// let seq = writer.enqueue(StateChange(effects: window.swipe(t), shown: [next], time: now))
+/// ```
+public final class StateWriter: Sendable {
+  private struct Pending {
+    var lastSequence: UInt64 = 0
+    var changes: [(sequence: UInt64, change: StateChange)] = []
+    /// Set by a failure, cleared by `retry()`.
+    var halted = false
+  }
+
+  private let store: StateStore
+  private let queue = DispatchQueue(label: "ctfo.state-writer")
+  private let pending = Mutex(Pending())
+  private let onCommitted: @Sendable (UInt64, [Int]) -> Void
+  private let onFailed: @Sendable (UInt64, any Error) -> Void
+
+  /// - Parameters:
+  ///   - onCommitted: called on the writer's thread after each commit, in order, with the
+  ///     change's sequence number and the history indices of its shown cards.
+  ///   - onFailed: called when a change could not be written; it stays queued (`retry()`).
+  public init(
+    store: StateStore, onCommitted: @escaping @Sendable (UInt64, [Int]) -> Void = { _, _ in },
+    onFailed: @escaping @Sendable (UInt64, any Error) -> Void = { _, _ in }
+  ) {
+    self.store = store
+    self.onCommitted = onCommitted
+    self.onFailed = onFailed
+  }
+
+  /// Queues `change` and returns its sequence number without waiting.
+  @discardableResult
+  public func enqueue(_ change: StateChange) -> UInt64 {
+    let sequence = pending.withLock { pending in
+      pending.lastSequence += 1
+      pending.changes.append((pending.lastSequence, change))
+      return pending.lastSequence
+    }
+    queue.async { [self] in drain() }
+    return sequence
+  }
+
+  /// Writes again, after a failure, the change that failed and every change queued after it.
+  public func retry() {
+    pending.withLock { $0.halted = false }
+    queue.async { [self] in drain() }
+  }
+
+  /// Blocks until every queued change is written or a failure stopped the writer (at quit).
+  ///
+  /// - Returns: the sequence numbers still queued (empty when everything committed).
+  @discardableResult
+  public func waitUntilIdle() -> [UInt64] {
+    queue.sync {}
+    return pending.withLock { $0.changes.map(\.sequence) }
+  }
+
+  /// Writes the queued changes in order until none is left or one fails.
+  private func drain() {
+    while let (sequence, change) = pending.withLock({ $0.halted ? nil : $0.changes.first }) {
+      do {
+        let indices = try store.apply(change)
+        pending.withLock { _ = $0.changes.removeFirst() }
+        onCommitted(sequence, indices)
+      } catch {
+        pending.withLock { $0.halted = true }
+        onFailed(sequence, error)
+        return
+      }
+    }
+  }
+}

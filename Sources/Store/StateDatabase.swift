@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The state database: one SQLite file holding the deck index, history, settings and undo
+/// tombstones, and the reaction outbox.
+///
+/// WAL mode with `synchronous = FULL`, so a committed transaction survives a power cut. It
+/// has two connections, each behind a mutex: the writer, and a reader (opened on first use)
+/// so that a read on the UI thread never waits behind a write transaction. A read made inside
+/// `transaction { }` runs on the writer, in that transaction. Opening runs the pending
+/// migrations and builds any missing card index. Release it before the process exits (not a
+/// global of `main.swift`): its close leaves a short run's few WAL frames in place and
+/// checkpoints anything larger, which no exit without the close does.
+///
+/// ```swift
+/// let database = try StateDatabase(path: home + "/state/ctfo.sqlite")
+/// let index = DeckIndex(database: database)
+/// let state = StateStore(database: database)
+/// ```
+public final class StateDatabase: Sendable {
+  /// The database file.
+  public let path: String
+  private let writer: Lane
+  private let reader: Lane
+
+  /// Opens (or creates, with its folder) the database at `path` and migrates it.
+  ///
+  /// - Throws: `StoreError.newerSchema` for a database a newer ctfo wrote, `StoreError.file`
+  ///   when the folder cannot be made, `SQLiteError` when SQLite refuses the file.
+  public init(path: String) throws {
+    self.path = path
+    try Self.makeFolders(to: path)
+    let connection = try Connection(path: path, role: .writer)
+    try connection.execute(
+      """
+      PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;
+      PRAGMA cache_size = -32768;
+      """)
+    try Migrations.migrate(connection, path: path)
+    try Migrations.ensureCardIndexes(connection)
+    writer = Lane(connection) { try Connection(path: path, role: .writer) }
+    reader = Lane(nil) { try Connection(path: path, role: .reader) }
+  }
+
+  deinit {
+    // The writer closes last, so that its close decides on the checkpoint (see `WALFrames`).
+    reader.close()
+    writer.close()
+  }
+
+  /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), committed when it returns and
+  /// rolled back when it throws. Every store call inside (history, deck reads, cards) joins
+  /// it, so a deal's reads and its history rows see and write one state.
+  ///
+  /// Never call `DeckIndex.sync` inside: its import writes from a thread of its own.
+  public func transaction<T: Sendable>(_ body: () throws -> T) throws -> T {
+    try write { _ in try body() }
+  }
+
+  /// The value of a pragma on the writing connection (`journal_mode`, `synchronous`, ...).
+  public func pragma(_ name: String) throws -> String? {
+    try writer.run { db in try db.rows("PRAGMA \(name)") { $0.text(0) }.first ?? nil }
+  }
+
+  /// SQLite's `PRAGMA integrity_check`: "ok" when the file is sound.
+  public func integrityCheck() throws -> String {
+    try read { db in
+      try db.rows("PRAGMA integrity_check") { $0.text(0) ?? "" }.joined(separator: "\n")
+    }
+  }
+
+  /// Runs `body` on the reader, or on the writer within the caller's transaction.
+  func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    if writer.isHeldByCurrentThread { return try writer.run(body) }
+    return try reader.run(body)
+  }
+
+  /// Runs `body` on the writer, outside a transaction: the reads of a caller that writes next
+  /// (a sync), so that a short run (`ctfo next`) never opens the reader.
+  func readOnWriter<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    try writer.run(body)
+  }
+
+  /// Runs `body` in a write transaction on the writer (or in the caller's).
+  func write<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    try writer.run { db in try db.transaction(immediate: true) { try body(db) } }
+  }
+
+  /// Whether the calling thread is inside `transaction` (or another write).
+  var isWritingOnCurrentThread: Bool { writer.isHeldByCurrentThread }
+
+  /// `mkdir -p` of the folder holding `path`.
+  private static func makeFolders(to path: String) throws {
+    var folder = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/").dropLast() {
+      folder += "/" + part
+      guard mkdir(folder, 0o755) != 0, errno != EEXIST else { continue }
+      throw StoreError.file(path: folder, reason: String(cString: strerror(errno)))
+    }
+  }
+}
