@@ -80,6 +80,48 @@ import Testing
     }
   }
 
+  /// setcchar keeps one spacing character: a cluster of several (a flag, a vowel sign, Hangul
+  /// jamo) is drawn one cell per spacing character, and its pieces leave in one run.
+  @Test(
+    arguments: [
+      ("flag 🇬🇧 here│", 5, ["🇬", "🇧"]),
+      ("ka का│", 3, ["क", "ा"]),
+      ("ksha क्ष│", 5, ["क्", "ष"]),
+      ("jamo \u{1100}\u{1100}│", 5, ["\u{1100}", "\u{1100}"]),
+    ] as [(String, Int, [String])])
+  func drawsEveryPieceOfAClusterAndKeepsTheBorder(text: String, column: Int, pieces: [String])
+    throws
+  {
+    try withSession(width: 20, height: 3) { session, pty in
+      var grid = CellGrid(width: 20, height: 3)
+      let end = grid.put(text, row: 1, column: 0)
+      let written = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
+      #expect(written.contains(pieces.joined()))
+      var piece = column
+      for text in pieces {
+        #expect(session.cellInWindow(row: 1, column: piece).text == text)
+        piece += DisplayWidth.of(text)
+      }
+      #expect(session.cellInWindow(row: 1, column: end - 1).text == "│")
+      expectWindow(of: session, shows: grid)
+    }
+  }
+
+  @Test func aChangedClusterLeavesWholeEvenWhereAPieceIsTheSame() throws {
+    try withSession(width: 20, height: 3) { session, pty in
+      var grid = CellGrid(width: 20, height: 3)
+      grid.put("a 🇫🇷 b", row: 0, column: 0)
+      session.draw(grid)
+      grid.put("a 🇫🇧 b", row: 0, column: 0)
+      let second = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
+      #expect(second.contains("🇫🇧"))
+      grid.put("a 🇬🇧 b", row: 0, column: 0)
+      let third = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
+      #expect(third.contains("🇬🇧"))
+      expectWindow(of: session, shows: grid)
+    }
+  }
+
   @Test func invalidateRepaintsEverything() throws {
     try withSession { session, pty in
       let grid = SampleGrid.make(width: 80, height: 24)
@@ -171,7 +213,8 @@ import Testing
     for row in 0..<grid.height {
       for column in 0..<grid.width {
         guard let cluster = grid[row, column].cluster else { continue }
-        let cell = session.cellInWindow(row: row, column: column)
+        let cell = session.clusterInWindow(
+          row: row, column: column, width: DisplayWidth.of(cluster))
         #expect(cell.text == String(cluster), "\(row),\(column)", sourceLocation: sourceLocation)
         #expect(cell.style == grid[row, column].style, sourceLocation: sourceLocation)
       }
