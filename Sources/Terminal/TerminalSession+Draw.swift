@@ -20,8 +20,9 @@ extension TerminalSession {
   }
 
   /// Draws the changed clusters of one row. A cluster curses holds in several cells (a flag, a
-  /// vowel sign) must reach the terminal in one run, or the terminal draws its pieces apart: when
-  /// one changes, `wredrawln` has the whole row sent again.
+  /// vowel sign) must reach the terminal in one run, or the terminal draws its pieces apart:
+  /// when one is drawn, or one drawn before is changed in part, `wredrawln` has the whole row
+  /// sent again.
   private func drawRow(_ row: Int, of grid: CellGrid, previous: [Cell]?, windowWidth: Int) {
     let start = row * grid.width
     let cells = grid.cells
@@ -31,32 +32,41 @@ extension TerminalSession {
       return range.contains { previous[start + $0] != cells[start + $0] }
     }
     var column = 0
-    var sendsRow = false
+    var (changed, sendsRow) = (false, false)
     while column < end {
       var span = 1
       while column + span < grid.width && cells[start + column + span].cluster == nil { span += 1 }
       let covered = column..<min(column + span, end)
       if dirty(covered) {
-        let pieces = draw(cells[start + column], row: row, cells: covered, fits: column + span <= end)
-        sendsRow = sendsRow || pieces > 1
+        changed = true
+        sendsRow = draw(cells[start + column], row: row, cells: covered) > 1 || sendsRow
       }
       column = covered.upperBound
     }
-    if sendsRow { wredrawln(window, Int32(row), 1) }
+    let shownInPieces = { previous?[start..<start + end].contains(where: Self.isInPieces) ?? false }
+    if sendsRow || (changed && shownInPieces()) { wredrawln(window, Int32(row), 1) }
   }
 
-  /// Draws a cell's cluster piece by piece over the cells it covers, blanks in those the pieces
-  /// leave; only blanks when it does not fit. Returns the count of pieces drawn.
-  private func draw(_ cell: Cell, row: Int, cells: Range<Int>, fits: Bool) -> Int {
+  /// True when curses holds the cell's cluster in more than one piece.
+  private static func isInPieces(_ cell: Cell) -> Bool {
+    guard let cluster = cell.cluster, cluster.asciiValue == nil else { return false }
+    return cluster.unicodeScalars.lazy.filter { cnc_wcwidth(wchar_t($0.value)) > 0 }.count > 1
+  }
+
+  /// Draws a cell's cluster piece by piece over the cells it covers in the window, blanks in
+  /// those the pieces leave; only blanks when it does not fit. Returns the count of pieces drawn.
+  private func draw(_ cell: Cell, row: Int, cells: Range<Int>) -> Int {
     let pieces = cell.cluster.map { Self.pieces(of: $0) } ?? []
     let width = pieces.reduce(0) { $0 + $1.width }
-    let drawn = fits && width <= cells.count ? pieces : []
+    let drawn = width <= cells.count ? pieces : []
     var column = cells.lowerBound
     for piece in drawn {
       write(piece, style: cell.style, row: row, column: column)
       column += piece.width
     }
-    for blank in column..<cells.upperBound { write(.blank, style: cell.style, row: row, column: blank) }
+    for blank in column..<cells.upperBound {
+      write(.blank, style: cell.style, row: row, column: blank)
+    }
     return drawn.count
   }
 

@@ -1,3 +1,4 @@
+import CNcursesw
 import CardText
 import Glibc
 import Testing
@@ -107,6 +108,30 @@ import Testing
     }
   }
 
+  /// What the layout measured is what curses is given: for every sanitised cluster of a sample
+  /// of all code points (alone, after a letter, a consonant, an emoji) and of the sequences
+  /// terminals disagree on, the pieces take as many cells as `DisplayWidth` says.
+  @Test func piecesTakeTheCellsTheLayoutMeasured() throws {
+    try withSession { _, _ in
+      var texts = [
+        "🇬🇧🇫🇷", "🇫", "क्षि", "स्त्र", "काा", "\u{1100}\u{1161}\u{11A8}", "\u{1100}\u{1100}",
+        "1\u{FE0F}\u{20E3}",
+      ]
+      for value in stride(from: UInt32(0), through: 0x10FFFF, by: 37) {
+        guard let scalar = Unicode.Scalar(value) else { continue }
+        texts += ["", "a", "क", "👍"].map { $0 + String(scalar) }
+      }
+      for cluster in texts.flatMap({ Array(Sanitizer.sanitize($0)) }) {
+        let width = DisplayWidth.of(cluster)
+        guard width > 0 else { continue }
+        let pieces = TerminalSession.pieces(of: cluster)
+        let scalars = cluster.unicodeScalars.map(\.value)
+        #expect(pieces.reduce(0) { $0 + $1.width } == width, "\(scalars)")
+        #expect(pieces.allSatisfy { $0.characters.count <= CCHARW_MAX })
+      }
+    }
+  }
+
   @Test func aChangedClusterLeavesWholeEvenWhereAPieceIsTheSame() throws {
     try withSession(width: 20, height: 3) { session, pty in
       var grid = CellGrid(width: 20, height: 3)
@@ -118,6 +143,11 @@ import Testing
       grid.put("a 🇬🇧 b", row: 0, column: 0)
       let third = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
       #expect(third.contains("🇬🇧"))
+      grid.put("ka का", row: 1, column: 0)
+      session.draw(grid)
+      grid.put("क", row: 1, column: 3)
+      let fourth = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
+      #expect(fourth.contains("ka क"), "a cluster shown in pieces is overwritten whole")
       expectWindow(of: session, shows: grid)
     }
   }
