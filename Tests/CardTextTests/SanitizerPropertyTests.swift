@@ -120,7 +120,10 @@ private let shapedText = zip(
   /// "7QxJd+gSpNmoyMLmnGX4X845BbcxYYWxaG8AakZ68sc=" on a lone ZWJ.
   @Test func everyShapeKeepsTheWidthRule() async {
     await propertyCheck(count: 4000, input: shapedText) { text in
-      expectWidthRule(Sanitizer.sanitize(text), from: text)
+      let clean = Sanitizer.sanitize(text)
+      expectWidthRule(clean, from: text)
+      #expect(clean == Sanitizer.sanitizeClusters(text))
+      #expect(Sanitizer.sanitize(clean) == clean)
     }
   }
 
