@@ -11,13 +11,24 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 [ -f "/usr/lib/$multiarch/libsqlite3.a" ] || need+=(libsqlite3-dev)
 [ -f "/usr/lib/$multiarch/libc.a" ] || need+=(libc6-dev)
 [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] || need+=(libstdc++-12-dev)
-[ ${#need[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -eq 0 ]; then
-  echo "installing: ${need[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-else
-  echo "missing system packages: ${need[*]}" >&2
-  echo "install them with: sudo apt-get install ${need[*]}" >&2
-  exit 1
+# The differential width test compares with Python's wcwidth 0.7 (`wcwidth.width`, which Debian's
+# python3-wcwidth 0.2.5 lacks), installed with pip below.
+command -v python3 >/dev/null || need+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "installing: ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "missing system packages: ${need[*]}" >&2
+    echo "install them with: sudo apt-get install ${need[*]}" >&2
+    exit 1
+  fi
 fi
+wcwidth=wcwidth==0.7.0
+python3 -c 'import wcwidth; wcwidth.width' 2>/dev/null && exit 0
+echo "installing: python3 $wcwidth"
+# A Debian python3 is externally managed (PEP 668): pip then needs --break-system-packages.
+python3 -m pip install -q "$wcwidth" 2>/dev/null \
+  || python3 -m pip install -q --break-system-packages "$wcwidth"

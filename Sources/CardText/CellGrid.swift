@@ -27,7 +27,8 @@ public struct CellStyle: Sendable, Hashable {
 
 /// One screen cell: a grapheme cluster and its style.
 ///
-/// A wide cluster occupies its cell and the next, which holds `Cell.continuation`.
+/// A cluster wider than one cell occupies its cell and the next ones, which hold
+/// `Cell.continuation`.
 public struct Cell: Sendable, Hashable {
   public var cluster: Character?
   public var style: CellStyle
@@ -38,7 +39,7 @@ public struct Cell: Sendable, Hashable {
   }
 
   public static let blank = Cell(" ")
-  /// The right half of a wide cluster.
+  /// A cell covered by the wide cluster on its left.
   public static let continuation = Cell(nil)
 }
 
@@ -79,7 +80,7 @@ public struct CellGrid: Sendable, Hashable {
       if w == 0 { continue }
       if col + w > end { break }
       self[row, col] = Cell(cluster, style: style)
-      if w == 2 { self[row, col + 1] = Cell(nil, style: style) }
+      for covered in col + 1..<col + w { self[row, covered] = Cell(nil, style: style) }
       col += w
     }
     return col

@@ -11,68 +11,105 @@ extension TerminalSession {
     let (width, height) = size
     let sameSize = shown.map { $0.width == grid.width && $0.height == grid.height } ?? false
     let previous = sameSize ? shown?.cells : nil
-    let cells = grid.cells
     for row in 0..<min(height, grid.height) {
-      let start = row * grid.width
-      for column in 0..<min(width, grid.width) {
-        let index = start + column
-        func dirty(_ index: Int) -> Bool { previous.map { $0[index] != cells[index] } ?? true }
-        let cell = cells[index]
-        guard let cluster = cell.cluster else {
-          // A continuation is drawn by the wide cluster on its left, or is a blank if orphaned.
-          if dirty(index) && (column == 0 || cells[index - 1].cluster == nil) {
-            write(" ", style: cell.style, row: row, column: column)
-          }
-          continue
-        }
-        let wide = column + 1 < grid.width && cells[index + 1].cluster == nil
-        guard dirty(index) || (wide && dirty(index + 1)) else { continue }
-        put(cluster, style: cell.style, wide: wide, row: row, column: column, windowWidth: width)
-      }
+      drawRow(row, of: grid, previous: previous, windowWidth: width)
     }
     shown = grid
     wnoutrefresh(window)
     doupdate()
   }
 
-  /// Writes a cluster; a wide one that does not fit in the window becomes a blank, and one that
-  /// curses counts narrow gets a blank on its right half.
-  func put(
-    _ cluster: Character, style: CellStyle, wide: Bool, row: Int, column: Int, windowWidth: Int
-  ) {
-    guard !wide || column + 1 < windowWidth else {
-      return write(" ", style: style, row: row, column: column)
+  /// Draws the changed clusters of one row. A cluster curses holds in several cells (a flag, a
+  /// vowel sign) must reach the terminal in one run, or the terminal draws its pieces apart:
+  /// when one is drawn, or one drawn before is changed in part, `wredrawln` has the whole row
+  /// sent again.
+  private func drawRow(_ row: Int, of grid: CellGrid, previous: [Cell]?, windowWidth: Int) {
+    let start = row * grid.width
+    let cells = grid.cells
+    let end = min(windowWidth, grid.width)
+    func dirty(_ range: Range<Int>) -> Bool {
+      guard let previous else { return true }
+      return range.contains { previous[start + $0] != cells[start + $0] }
     }
-    write(cluster, style: style, row: row, column: column)
-    if wide && Int(getcurx(window)) != column + 2 {
-      write(" ", style: style, row: row, column: column + 1)
+    var column = 0
+    var (changed, sendsRow) = (false, false)
+    while column < end {
+      var span = 1
+      while column + span < grid.width && cells[start + column + span].cluster == nil { span += 1 }
+      let covered = column..<min(column + span, end)
+      if dirty(covered) {
+        changed = true
+        sendsRow = draw(cells[start + column], row: row, cells: covered) > 1 || sendsRow
+      }
+      column = covered.upperBound
     }
+    let shownInPieces = { previous?[start..<start + end].contains(where: Self.isInPieces) ?? false }
+    if sendsRow || (changed && shownInPieces()) { wredrawln(window, Int32(row), 1) }
   }
 
-  /// Puts one cluster through the wide-character API. A cluster curses cannot print (unknown to
-  /// the C library, or starting with a combining mark) becomes U+FFFD.
-  func write(_ cluster: Character, style: CellStyle, row: Int, column: Int) {
-    let capacity = Int(CCHARW_MAX)
-    withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: capacity + 1) { text in
-      var count = 0
-      for scalar in cluster.unicodeScalars where count < capacity {
-        text[count] = wchar_t(scalar.value)
-        count += 1
-      }
-      if cnc_wcwidth(text[0]) <= 0 {
-        text[0] = 0xFFFD
-        count = 1
-      }
-      text[count] = 0
-      var cell = cchar_t()
-      let pair = hasColour ? style.foreground.map(TerminalType.pair(of:)) ?? 0 : 0
-      guard setcchar(&cell, text.baseAddress, attributes(of: style), pair, nil) == OK else {
-        return
-      }
-      // Past the bottom-right cell the cursor cannot advance: curses stores the cell and
-      // reports ERR, which is expected there.
-      _ = mvwadd_wch(window, Int32(row), Int32(column), &cell)
+  /// True when curses holds the cell's cluster in more than one piece.
+  private static func isInPieces(_ cell: Cell) -> Bool {
+    guard let cluster = cell.cluster, cluster.asciiValue == nil else { return false }
+    return cluster.unicodeScalars.lazy.filter { cnc_wcwidth(wchar_t($0.value)) > 0 }.count > 1
+  }
+
+  /// Draws a cell's cluster piece by piece over the cells it covers in the window, blanks in
+  /// those the pieces leave; only blanks when it does not fit. Returns the count of pieces drawn.
+  private func draw(_ cell: Cell, row: Int, cells: Range<Int>) -> Int {
+    let pieces = cell.cluster.map { Self.pieces(of: $0) } ?? []
+    let width = pieces.reduce(0) { $0 + $1.width }
+    let drawn = width <= cells.count ? pieces : []
+    var column = cells.lowerBound
+    for piece in drawn {
+      write(piece, style: cell.style, row: row, column: column)
+      column += piece.width
     }
+    for blank in column..<cells.upperBound {
+      write(.blank, style: cell.style, row: row, column: blank)
+    }
+    return drawn.count
+  }
+
+  /// What one `cchar_t` holds: a spacing character and the non-spacing ones after it.
+  struct Piece {
+    var characters: [wchar_t]
+    /// The cells curses gives it: the C library's width of its spacing character.
+    var width: Int
+
+    static let blank = Piece(characters: [0x20], width: 1)
+    static let replacement = Piece(characters: [0xFFFD], width: 1)
+  }
+
+  /// Splits a cluster before each spacing character, as `setcchar` keeps only one: the pieces'
+  /// widths add up to the cluster's display width. Non-spacing characters before the first
+  /// spacing one, or past `CCHARW_MAX` in a piece, have no cell and are left out; a cluster with
+  /// no spacing character becomes U+FFFD.
+  static func pieces(of cluster: Character) -> [Piece] {
+    if let ascii = cluster.asciiValue { return [Piece(characters: [wchar_t(ascii)], width: 1)] }
+    var pieces: [Piece] = []
+    for scalar in cluster.unicodeScalars {
+      let character = wchar_t(scalar.value)
+      let width = Int(cnc_wcwidth(character))
+      if width > 0 {
+        pieces.append(Piece(characters: [character], width: width))
+      } else if !pieces.isEmpty && pieces[pieces.count - 1].characters.count < CCHARW_MAX {
+        pieces[pieces.count - 1].characters.append(character)
+      }
+    }
+    return pieces.isEmpty ? [.replacement] : pieces
+  }
+
+  /// Puts one piece through the wide-character API.
+  func write(_ piece: Piece, style: CellStyle, row: Int, column: Int) {
+    var cell = cchar_t()
+    let pair = hasColour ? style.foreground.map(TerminalType.pair(of:)) ?? 0 : 0
+    let stored = (piece.characters + [0]).withUnsafeBufferPointer {
+      setcchar(&cell, $0.baseAddress, attributes(of: style), pair, nil)
+    }
+    guard stored == OK else { return }
+    // Past the bottom-right cell the cursor cannot advance: curses stores the cell and reports
+    // ERR, which is expected there.
+    _ = mvwadd_wch(window, Int32(row), Int32(column), &cell)
   }
 
   func attributes(of style: CellStyle) -> attr_t {

@@ -15,6 +15,25 @@ extension TerminalSession {
     return (String(String.UnicodeScalarView(scalars)), style(attributes, pair: pair))
   }
 
+  /// The cluster drawn over `width` cells from a cell: the pieces `draw` wrote, one cell per
+  /// spacing character, read back and joined. For tests.
+  func clusterInWindow(row: Int, column: Int, width: Int) -> (text: String, style: CellStyle) {
+    let first = cellInWindow(row: row, column: column)
+    var text = first.text
+    var next = column + cellWidth(of: first.text)
+    while next < column + width {
+      let piece = cellInWindow(row: row, column: next).text
+      text += piece
+      next += cellWidth(of: piece)
+    }
+    return (text, first.style)
+  }
+
+  /// The cells a piece read back takes: the C library's width of its first code point, at least 1.
+  private func cellWidth(of piece: String) -> Int {
+    max(Int(cnc_wcwidth(wchar_t(piece.unicodeScalars.first?.value ?? 0x20))), 1)
+  }
+
   private func style(_ attributes: attr_t, pair: Int16) -> CellStyle {
     CellStyle(
       foreground: TerminalColour.allCases.first { TerminalType.pair(of: $0) == pair },

@@ -20,6 +20,66 @@ private let unicodeText = scalarValue.array(of: 0...40).map { values in
   String(String.UnicodeScalarView(values.map { Unicode.Scalar($0) ?? "\u{FFFD}" }))
 }
 
+/// The shapes terminals get wrong, built on purpose: ZWJ chains, flags and lone regional
+/// indicators, keycaps, tag flags, Indic conjuncts, and format characters next to letters.
+private enum Shape: Int, CaseIterable {
+  case joinerChain, regionalIndicators, keycap, tagFlag, conjunct, formatBetweenLetters
+
+  /// The scalars of one shape, choices taken from `random`.
+  func scalars(_ random: [UInt32]) -> [UInt32] {
+    func pick<T>(_ options: [T], _ index: Int) -> T {
+      options[Int(random[index % random.count] % UInt32(options.count))]
+    }
+    switch self {
+    case .joinerChain:
+      let count = 2 + Int(random[0] % 3)
+      var chain: [UInt32] = (0..<count).flatMap { [pick(Self.joinable, $0 + 1), 0x200D] }
+      if random[1] % 2 == 0 { chain.removeLast() }
+      return random[2] % 3 == 0 ? chain + [0xFE0F] : chain
+    case .regionalIndicators:
+      return (0...Int(random[0] % 3)).map { 0x1F1E6 + random[$0 + 1] % 26 }
+    case .keycap:
+      return [pick(Array("0123456789#*".unicodeScalars.map(\.value)), 0)]
+        + (random[1] % 2 == 0 ? [0xFE0F] : []) + [0x20E3]
+    case .tagFlag:
+      let tags = (0..<(2 + Int(random[0] % 4))).map { 0xE0061 + random[$0 + 1] % 26 }
+      return [0x1F3F4] + tags + (random[1] % 3 == 0 ? [] : [0xE007F])
+    case .conjunct:
+      let script = pick(Self.indicScripts, 0)
+      let joiner: [UInt32] = pick([[], [0x200D], [0x200C]], 1)
+      let sign: [UInt32] = random[2] % 2 == 0 ? [] : [script.base + 0x3E + random[3] % 15]
+      return [script.base + 0x15 + random[4] % 37, script.virama] + joiner
+        + [script.base + 0x15 + random[5] % 37] + sign
+    case .formatBetweenLetters:
+      return pick(Self.letters, 0) + [pick(Self.formats, 1)] + pick(Self.letters, 2)
+    }
+  }
+
+  static let joinable: [UInt32] = [
+    0x1F468, 0x1F469, 0x1F467, 0x2764, 0x1F3FD, 0x1F308, 0x61, 0x915, 0x65E5, 0x2502, 0x1F1EC,
+  ]
+  /// The block start and virama of Devanagari, Bengali, Gujarati, Tamil, Telugu and Malayalam.
+  static let indicScripts: [(base: UInt32, virama: UInt32)] = [
+    (0x900, 0x94D), (0x980, 0x9CD), (0xA80, 0xACD), (0xB80, 0xBCD), (0xC00, 0xC4D),
+    (0xD00, 0xD4D),
+  ]
+  static let letters: [[UInt32]] = [[0x61], [0x65, 0x301], [0x915], [0x65E5], [0x1F600], [0x2502]]
+  static let formats: [UInt32] = [
+    0x200B, 0x200C, 0x200D, 0x00AD, 0x2060, 0xFEFF, 0xFE0E, 0xFE0F, 0x180B, 0x180E, 0x034F,
+    0x061C, 0x200E, 0x2061, 0xE0001, 0xFFF9, 0x0600,
+  ]
+}
+
+/// Text made of shapes between plain letters, spaces, box lines and newlines.
+private let shapedText = zip(
+  Gen.element(of: Shape.allCases).map { $0 ?? .joinerChain },
+  Gen<UInt32>.value(in: 0...UInt32.max).array(of: 6),
+  Gen.element(of: ["", " ", "a", "│", "\n", "日"]).map { $0 ?? "" }
+).map { shape, random, separator in
+  String(String.UnicodeScalarView(shape.scalars(random).compactMap(Unicode.Scalar.init)))
+    + separator
+}.array(of: 1...6).map { $0.joined() }
+
 @Suite struct SanitizerPropertyTests {
   @Test func theFastPathGivesWhatClusterByClusterGives() async {
     await propertyCheck(count: 4000, input: unicodeText) { text in
@@ -54,6 +114,25 @@ private let unicodeText = scalarValue.array(of: 0...40).map { values in
     }
   }
 
+  /// Before ZWJs were removed (2026-11-23) this failed with seed
+  /// "bl0uYLyw1KLvMiKlLWH1vQM+xqcAtGAJwUX+UFezsLM=" on "क्\u{200D}क" (shrunk from a Malayalam
+  /// half form), and `randomTextKeepsTheWidthRule` with seed
+  /// "7QxJd+gSpNmoyMLmnGX4X845BbcxYYWxaG8AakZ68sc=" on a lone ZWJ.
+  @Test func everyShapeKeepsTheWidthRule() async {
+    await propertyCheck(count: 4000, input: shapedText) { text in
+      let clean = Sanitizer.sanitize(text)
+      expectWidthRule(clean, from: text)
+      #expect(clean == Sanitizer.sanitizeClusters(text))
+      #expect(Sanitizer.sanitize(clean) == clean)
+    }
+  }
+
+  @Test func randomTextKeepsTheWidthRule() async {
+    await propertyCheck(count: 2000, input: unicodeText) { text in
+      expectWidthRule(Sanitizer.sanitize(text), from: text)
+    }
+  }
+
   @Test func everyLineFitsItsWidth() async {
     await propertyCheck(count: 1000, input: unicodeText, Gen.int(in: 1...30), Gen.int(in: 1...6)) {
       text, width, height in
@@ -64,6 +143,24 @@ private let unicodeText = scalarValue.array(of: 0...40).map { values in
         #expect(DisplayWidth.of(line) <= width, "\(line.unicodeScalars.map(\.value))")
       }
     }
+  }
+
+  /// ARCHITECTURE.md's width rule for sanitised text: every cluster measures the same to the
+  /// layout, ncurses and the terminal, and leaves the glyph after it its own cell (no ZWJ).
+  ///
+  /// Per cluster, as terminals draw: Python's `wcwidth.width` of a whole line also joins a virama
+  /// ending one cluster to a consonant starting the next (Tamil "க்" "கா": 2 cells for it, 3 for
+  /// ncurses and for tmux 3.3a, which UAX #29 backs).
+  private func expectWidthRule(_ clean: String, from text: String) {
+    let input = text.unicodeScalars.map { String($0.value, radix: 16) }
+    for cluster in clean where cluster != "\n" && cluster != "\t" {
+      let scalars = Array(cluster.unicodeScalars)
+      #expect(ClusterWidth.curses(scalars) == ClusterWidth.terminal(scalars), "\(input)")
+      #expect(DisplayWidth.of(cluster) == ClusterWidth.terminal(scalars), "\(input)")
+      let followed = scalars + ["│"]
+      #expect(ClusterWidth.terminal(followed) == DisplayWidth.of(cluster) + 1, "\(input)")
+    }
+    #expect(!clean.unicodeScalars.contains("\u{200D}"), "\(input)")
   }
 
   /// What ARCHITECTURE.md says never reaches the terminal, written out independently of the tables.

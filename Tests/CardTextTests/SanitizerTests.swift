@@ -37,6 +37,25 @@ import Testing
     #expect(Sanitizer.sanitize(input) == expected)
   }
 
+  /// A ZWJ joins the next glyph in the terminal (tmux draws "h\u{200D}│" in one cell) whatever
+  /// cluster it ends: it survives nowhere, and an emoji sequence keeps its first emoji.
+  @Test(
+    arguments: [
+      ("zero width\u{200D}", "zero width"),
+      ("h\u{200D}│", "h│"),
+      ("a\u{200D}\u{301}b", "a\u{301}b"),
+      ("क्\u{200D}ष", "क्ष"),
+      ("😀\u{200D}日", "😀日"),
+      ("\u{200D}│", "│"),
+      ("x\u{200C}│", "x\u{200C}│"),
+    ] as [(String, String)])
+  func removesAJoinerOutsideAnEmojiSequence(_ input: String, _ expected: String) {
+    let clean = Sanitizer.sanitize(input)
+    #expect(clean == expected)
+    let scalars = Array((clean + "│").unicodeScalars)
+    #expect(ClusterWidth.terminal(scalars) == DisplayWidth.of(clean) + 1)
+  }
+
   @Test func removesNoncharacters() {
     let noncharacters = [0xFFFE, 0xFDD0, 0x10FFFF, 0x1FFFF].map { Unicode.Scalar($0)! }
     let text = "non" + String(String.UnicodeScalarView(noncharacters)) + "char"

@@ -16,7 +16,7 @@ enum SampleGrid {
       let repeated = String(repeating: text + " ", count: width / 8 + 1)
       grid.put(repeated.dropFirst(row % 3), row: row, column: 0, style: style)
     }
-    if width > 1 && grid[height - 1, width - 1] == .continuation {
+    if width > 1 && grid[height - 1, width - 1].cluster == nil {
       grid[height - 1, width - 2] = .blank
     }
     if width > 0 && height > 0 {

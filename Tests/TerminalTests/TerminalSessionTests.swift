@@ -1,4 +1,5 @@
 import App
+import CNcursesw
 import CardText
 import Glibc
 import Testing
@@ -78,6 +79,77 @@ import Testing
       #expect(same == 0)
       #expect(one > 0 && one < 32)
       #expect(session.cellInWindow(row: 10, column: 40).text == "Z")
+    }
+  }
+
+  /// setcchar keeps one spacing character: a cluster of several (a flag, a vowel sign, Hangul
+  /// jamo) is drawn one cell per spacing character, and its pieces leave in one run.
+  @Test(
+    arguments: [
+      ("flag 🇬🇧 here│", 5, ["🇬", "🇧"]),
+      ("ka का│", 3, ["क", "ा"]),
+      ("ksha क्ष│", 5, ["क्", "ष"]),
+      ("jamo \u{1100}\u{1100}│", 5, ["\u{1100}", "\u{1100}"]),
+    ] as [(String, Int, [String])])
+  func drawsEveryPieceOfAClusterAndKeepsTheBorder(text: String, column: Int, pieces: [String])
+    throws
+  {
+    try withSession(width: 20, height: 3) { session, pty in
+      var grid = CellGrid(width: 20, height: 3)
+      let end = grid.put(text, row: 1, column: 0)
+      let written = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
+      #expect(written.contains(pieces.joined()))
+      var piece = column
+      for text in pieces {
+        #expect(session.cellInWindow(row: 1, column: piece).text == text)
+        piece += DisplayWidth.of(text)
+      }
+      #expect(session.cellInWindow(row: 1, column: end - 1).text == "│")
+      expectWindow(of: session, shows: grid)
+    }
+  }
+
+  /// What the layout measured is what curses is given: for every sanitised cluster of a sample
+  /// of all code points (alone, after a letter, a consonant, an emoji) and of the sequences
+  /// terminals disagree on, the pieces take as many cells as `DisplayWidth` says.
+  @Test func piecesTakeTheCellsTheLayoutMeasured() throws {
+    try withSession { _, _ in
+      var texts = [
+        "🇬🇧🇫🇷", "🇫", "क्षि", "स्त्र", "काा", "\u{1100}\u{1161}\u{11A8}", "\u{1100}\u{1100}",
+        "1\u{FE0F}\u{20E3}",
+      ]
+      for value in stride(from: UInt32(0), through: 0x10FFFF, by: 37) {
+        guard let scalar = Unicode.Scalar(value) else { continue }
+        texts += ["", "a", "क", "👍"].map { $0 + String(scalar) }
+      }
+      for cluster in texts.flatMap({ Array(Sanitizer.sanitize($0)) }) {
+        let width = DisplayWidth.of(cluster)
+        guard width > 0 else { continue }
+        let pieces = TerminalSession.pieces(of: cluster)
+        let scalars = cluster.unicodeScalars.map(\.value)
+        #expect(pieces.reduce(0) { $0 + $1.width } == width, "\(scalars)")
+        #expect(pieces.allSatisfy { $0.characters.count <= CCHARW_MAX })
+      }
+    }
+  }
+
+  @Test func aChangedClusterLeavesWholeEvenWhereAPieceIsTheSame() throws {
+    try withSession(width: 20, height: 3) { session, pty in
+      var grid = CellGrid(width: 20, height: 3)
+      grid.put("a 🇫🇷 b", row: 0, column: 0)
+      session.draw(grid)
+      grid.put("a 🇫🇧 b", row: 0, column: 0)
+      let second = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
+      #expect(second.contains("🇫🇧"))
+      grid.put("a 🇬🇧 b", row: 0, column: 0)
+      let third = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
+      #expect(third.contains("🇬🇧"))
+      grid.put("ka का", row: 1, column: 0)
+      session.draw(grid)
+      grid.put("क", row: 1, column: 3)
+      let fourth = String(decoding: pty.output { session.draw(grid) }, as: UTF8.self)
+      #expect(fourth.contains("ka क"), "a cluster shown in pieces is overwritten whole")
+      expectWindow(of: session, shows: grid)
     }
   }
 
@@ -172,7 +244,8 @@ import Testing
     for row in 0..<grid.height {
       for column in 0..<grid.width {
         guard let cluster = grid[row, column].cluster else { continue }
-        let cell = session.cellInWindow(row: row, column: column)
+        let cell = session.clusterInWindow(
+          row: row, column: column, width: DisplayWidth.of(cluster))
         #expect(cell.text == String(cluster), "\(row),\(column)", sourceLocation: sourceLocation)
         #expect(cell.style == grid[row, column].style, sourceLocation: sourceLocation)
       }

@@ -11,7 +11,7 @@
 public struct WrappedText: Sendable, Hashable {
   /// The lines, none wider than the width.
   public var lines: [String]
-  /// True when text was cut to fit `maxLines`: the last line then ends with "…".
+  /// True when text was cut to fit `maxLines`: the last line then ends with the mark.
   public var truncated: Bool
 
   public init(lines: [String], truncated: Bool) {
@@ -19,37 +19,33 @@ public struct WrappedText: Sendable, Hashable {
     self.truncated = truncated
   }
 
-  /// The ellipsis that ends the last line of cut text.
-  public static let ellipsis: Character = "…"
-
-  /// Wraps `text` greedily to `width` cells, keeping at most `maxLines` lines.
-  public static func wrap(_ text: String, width: Int, maxLines: Int) -> WrappedText {
+  /// Wraps `text` greedily to `width` cells, keeping at most `maxLines` lines; cut text ends
+  /// with `mark`.
+  public static func wrap(
+    _ text: String, width: Int, maxLines: Int, mark: TruncationMark = .ellipsis
+  ) -> WrappedText {
     guard width > 0, maxLines > 0 else {
       return WrappedText(lines: [], truncated: DisplayWidth.of(text) > 0)
     }
     var text = text
-    if let wrapped = wrap(contiguous: text, width: width, maxLines: maxLines) { return wrapped }
+    if let wrapped = wrap(contiguous: text, width: width, maxLines: maxLines, mark: mark) {
+      return wrapped
+    }
     text.makeContiguousUTF8()
-    return wrap(contiguous: text, width: width, maxLines: maxLines)!
+    return wrap(contiguous: text, width: width, maxLines: maxLines, mark: mark)!
   }
 
-  private static func wrap(contiguous text: String, width: Int, maxLines: Int) -> WrappedText? {
+  private static func wrap(
+    contiguous text: String, width: Int, maxLines: Int, mark: TruncationMark
+  ) -> WrappedText? {
     text.utf8.withContiguousStorageIfAvailable { bytes in
       var breaker = LineBreaker(text: text, bytes: bytes, width: width, maxLines: maxLines)
       breaker.run()
       var lines = breaker.lines
       if breaker.truncated && !lines.isEmpty {
-        endWithEllipsis(&lines[lines.count - 1], width: width)
+        mark.end(&lines[lines.count - 1], width: width)
       }
       return WrappedText(lines: lines, truncated: breaker.truncated)
     }
-  }
-
-  /// Takes clusters off the end of the line until "…" fits after it, and appends "…".
-  static func endWithEllipsis(_ line: inout String, width: Int) {
-    var lineWidth = DisplayWidth.of(line)
-    while lineWidth + 1 > width, let last = line.popLast() { lineWidth -= DisplayWidth.of(last) }
-    while line.last == " " { line.removeLast() }
-    line.append(ellipsis)
   }
 }

@@ -6,12 +6,16 @@ public enum Sanitizer {
   /// The most combining marks kept in one grapheme cluster.
   public static let maximumMarksPerCluster = 4
 
+  /// ZERO WIDTH JOINER: never output, as a terminal joins the glyph after it into its cell.
+  private static let joiner: Unicode.Scalar = "\u{200D}"
+
   /// Removes what must never reach a terminal and normalises every grapheme cluster to a form
   /// on which the layout, ncurses and the terminal agree on width.
   ///
   /// Removed: C0 controls but LF and TAB, DEL, C1, bidi controls, invisible format characters,
   /// tag characters and noncharacters; combining marks past `maximumMarksPerCluster` in a
-  /// cluster. A cluster whose widths disagree (ZWJ and skin-tone sequences, VS16 on a narrow
+  /// cluster; every ZWJ (U+200D), as a terminal joins the glyph after it into its cell whatever
+  /// the cluster. A cluster whose widths disagree (ZWJ and skin-tone sequences, VS16 on a narrow
   /// base, a lone regional indicator, a code point the C library lacks) becomes its first emoji,
   /// its longest prefix on which they agree, or U+FFFD. Everything else is left as it is.
   public static func sanitize(_ text: String) -> String {
@@ -100,31 +104,39 @@ public enum Sanitizer {
     return String(kept)
   }
 
-  /// Appends the cluster's scalars but the combining marks past the cap; false if it cut any.
+  /// Appends the cluster's scalars but the combining marks past the cap and, unless it starts
+  /// with an emoji, every ZWJ; false if it left any out or the cluster has a ZWJ.
   private static func appendCapped(_ cluster: Character, to scalars: inout [Unicode.Scalar])
     -> Bool
   {
     var marks = 0
+    var whole = true
+    let keepsJoiners = ScalarProperties(cluster.unicodeScalars.first!).isPictographic
     for scalar in cluster.unicodeScalars {
+      if scalar == joiner {
+        whole = false
+        if !keepsJoiners { continue }
+      }
       if !scalars.isEmpty && ScalarProperties(scalar).isMark {
         marks += 1
         if marks > maximumMarksPerCluster { continue }
       }
       scalars.append(scalar)
     }
-    return marks <= maximumMarksPerCluster
+    return whole && marks <= maximumMarksPerCluster
   }
 
-  /// Appends the longest prefix of the cluster on which the terminal and ncurses agree (for an
-  /// emoji sequence, the whole or the first emoji), or U+FFFD.
+  /// Appends the longest prefix of the cluster without a ZWJ on which the terminal and ncurses
+  /// agree (for an emoji sequence, the first emoji), or U+FFFD; nothing if the cluster was only
+  /// joiners.
   private static func appendAgreeing(_ scalars: [Unicode.Scalar], to output: inout String) {
-    let first = scalars[0]
+    guard let first = scalars.first else { return }
     let isEmoji =
       ScalarProperties(first).isPictographic || ClusterWidth.isRegionalIndicator(first.value)
     var length = scalars.count
     while length > 0 {
       let prefix = scalars[..<length]
-      if prefix.last != "\u{200D}" && ClusterWidth.agree(prefix) {
+      if !prefix.contains(joiner) && ClusterWidth.agree(prefix) {
         output.unicodeScalars.append(contentsOf: prefix)
         return
       }
