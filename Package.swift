@@ -91,6 +91,8 @@ let package = Package(
       ]
     ),
     .testTarget(name: "EndToEndTests", dependencies: []),
+    // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
+    .testTarget(name: "ContentTests", dependencies: []),
   ],
   swiftLanguageModes: [.v6]
 )
