@@ -81,6 +81,8 @@ let package = Package(
     .testTarget(name: "TerminalTests", dependencies: ["Terminal", "App"]),
     .testTarget(name: "CommandTests", dependencies: ["CommandSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: []),
+    // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
+    .testTarget(name: "ContentTests", dependencies: []),
   ],
   swiftLanguageModes: [.v6]
 )
