@@ -15,8 +15,9 @@ import Testing
     let deckFile = app.home.appendingPathComponent("test.jsonl").path
     var title = try await app.waitForCard(after: nil)
 
+    let runner = cli
     let runs = Task.detached { () throws -> [Int32] in
-      try (0..<200).map { _ in try cli.run(["--deck", deckFile, "next"]).status }
+      try (0..<200).map { _ in try runner.run(["--deck", deckFile, "next"]).status }
     }
     var swiped: [(title: String, reaction: String)] = []
     let keys = [("Right", "TFU"), ("Left", "TIFB"), ("Up", "CTFO")]

@@ -35,12 +35,20 @@ import Testing
 
     var block = window(.blockIfTombstones)
     guard case .refused = TypeSettings.change("word", to: true, enabled: ["fact"], window: &block)
-    else { return Issue.record("block-if-tombstones must refuse") }
+    else {
+      Issue.record("block-if-tombstones must refuse")
+      return
+    }
     #expect(block.tombstones == [swiped])
 
     var ask = window(.askUser)
-    guard case .needsConfirmation = TypeSettings.change("word", to: true, enabled: ["fact"], window: &ask)
-    else { return Issue.record("ask-user must ask") }
+    guard
+      case .needsConfirmation = TypeSettings.change(
+        "word", to: true, enabled: ["fact"], window: &ask)
+    else {
+      Issue.record("ask-user must ask")
+      return
+    }
     #expect(ask.tombstones == [swiped])
     #expect(
       TypeSettings.change("word", to: true, enabled: ["fact"], window: &ask, confirmed: true)

@@ -23,6 +23,11 @@ public struct Session: Sendable {
   public struct Write: Sendable, Hashable {
     public var change: StateChange
     public var sequence: UInt64
+
+    public init(change: StateChange, sequence: UInt64) {
+      self.change = change
+      self.sequence = sequence
+    }
   }
 
   /// A card taken from the feed, waiting for its history row.

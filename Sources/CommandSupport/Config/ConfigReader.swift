@@ -64,6 +64,11 @@ public enum ConfigValue: Sendable, Hashable {
 public struct ConfigProblem: Error, Sendable, Hashable {
   public var line: Int
   public var message: String
+
+  public init(line: Int, message: String) {
+    self.line = line
+    self.message = message
+  }
 }
 
 /// Reads one line: blank, a comment, or `key = value` with an optional comment after it.

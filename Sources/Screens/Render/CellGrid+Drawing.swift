@@ -20,7 +20,7 @@ extension CellGrid {
       if col + w > end { break }
       if col >= 0, row >= 0, row < height {
         self[row, col] = Cell(cluster, style: style)
-        if w == 2 { self[row, col + 1] = Cell(nil, style: style) }
+        for covered in col + 1..<col + w { self[row, covered] = Cell(nil, style: style) }
       }
       col += w
     }
