@@ -39,7 +39,9 @@ struct Referee {
   /// Shows the next card (nil: the placeholder) as the app or `ctfo next` would.
   @discardableResult
   mutating func show(inDealOrder: Bool) -> FeedSlot? {
+    let waiting = inDealOrder ? engine.hasNext(inDealOrder: true) : !engine.ready.isEmpty
     let (card, effects) = engine.takeNext(inDealOrder: inDealOrder)
+    if (card != nil) != waiting { record("takeNext gave \(String(describing: card))") }
     if let card { shown.append(card) }
     settle(effects)
     return card
@@ -88,6 +90,12 @@ struct Referee {
     if restarts, let old = maxIDBeforeRestart, queued.contains(where: { $0.id <= old }) {
       record("a type turned back on left cards of the old queue in it")
     }
+  }
+
+  /// Replaces a ready card's payload with itself, as a resize lays it out again.
+  mutating func relayOut(_ slot: FeedSlot) {
+    if !engine.replaceReady(slot, with: slot) { record("ready slot \(slot.id) not replaced") }
+    settle([])
   }
 
   mutating func updateScore(type: String, ordinal: Int, value: Double, timestamp: Double) {
