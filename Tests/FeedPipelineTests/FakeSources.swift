@@ -25,19 +25,24 @@ struct InstantSource: CardSource {
   }
 }
 
-/// An `InstantSource` that counts its fetches.
+/// An `InstantSource` that records its fetches.
 final class CountingSource: CardSource {
   let source: InstantSource
-  private let count = Mutex(0)
+  private let log = Mutex<[String]>([])
 
-  init(counts: [String: Int]) { source = InstantSource(counts: counts) }
+  init(
+    counts: [String: Int], failing: @escaping @Sendable (String, Int) -> Bool = { _, _ in false }
+  ) {
+    source = InstantSource(counts: counts, failing: failing)
+  }
 
-  var fetches: Int { count.withLock { $0 } }
+  /// The ids of the cards fetched, in the order the fetches started.
+  var fetched: [String] { log.withLock { $0 } }
 
   func catalog() async throws -> [TypeCount] { try await source.catalog() }
 
   func fetch(type: String, ordinal: Int) async throws -> Card {
-    count.withLock { $0 += 1 }
+    log.withLock { $0.append(fakeCard(type, ordinal).id) }
     return try await source.fetch(type: type, ordinal: ordinal)
   }
 }

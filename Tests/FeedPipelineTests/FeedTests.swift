@@ -83,8 +83,8 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     feed.stop()
   }
 
-  @Test func failedCardsAreSkippedAndTheFeedGoesOn() async throws {
-    let source = InstantSource(counts: ["a": 30, "b": 30], failing: { _, o in o % 3 == 0 })
+  @Test func failedCardsAreSkippedNeverFetchedAgainAndTheFeedGoesOn() async throws {
+    let source = CountingSource(counts: ["a": 30, "b": 30], failing: { _, o in o % 3 == 0 })
     let feed = try await makeFeed(source)
     feed.start()
     // 20 good cards per type. Cards show in order of readiness, so the 35 shown are among the
@@ -94,6 +94,9 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     #expect(seen.allSatisfy { Int($0.split(separator: "-")[1])! % 3 != 0 })
     #expect(Set(seen).count == 35, "no repeats before a type's good cards run out")
     feed.stop()
+    let failed = source.fetched.filter { Int($0.split(separator: "-")[1])! % 3 == 0 }
+    #expect(!failed.isEmpty)
+    #expect(Set(failed).count == failed.count, "a failed fetch is never retried: \(failed)")
   }
 
   @Test func aTypeWhoseEveryCardFailsIsReportedAndSetAside() async throws {
@@ -153,7 +156,7 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     let feed = try await makeFeed(source, lookahead: 3, onReady: ready.callback)
     feed.start()
     _ = try await within("three cards ready") { await ready.stream.take(3) }
-    #expect(source.fetches == 3, "one fetch per card of the lookahead")
+    #expect(source.fetched.count == 3, "one fetch per card of the lookahead")
     feed.resize(to: TextArea(width: 12, height: 30))
     guard case .card(let card) = feed.takeNext() else {
       Issue.record("expected a ready card")
