@@ -80,6 +80,12 @@ import Testing
     }
   }
 
+  @Test(arguments: cases.filter(\.mixed))
+  func everyTypeIsDealtEquallyOftenWhateverItsSize(_ c: Case) {
+    let counts = Self.deal(c).ordinals.values.map(\.count)
+    #expect(counts.max()! - counts.min()! <= 1, "\(c): deals per type \(counts)")
+  }
+
   /// Rounds are fresh random orders. Every card is as likely at every place of a round: a
   /// chi-square test of the card-by-position table, on every other round (a round leans on
   /// the one before when cards still queued are passed over). And a round repeats the one
