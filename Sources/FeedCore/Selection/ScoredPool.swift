@@ -71,8 +71,9 @@ public struct ScoredPool: Sendable {
   /// When every card was seen, all cards but the failed ones return first: a new round, in a
   /// new random order. Cards in `queued` (still waiting in the feed's queues from the round
   /// before) are passed over while at least two unseen cards are not queued, so a card is not
-  /// queued twice unless its type is too small for the queue; with fewer, passing over would
-  /// force the choice and deal the same order round after round.
+  /// queued twice unless its type is too small for the queue (or one preparation outlasts most
+  /// of a round); with fewer, passing over would force the choice and deal the same order
+  /// round after round. Passed-over cards stay unseen: they come later in the round.
   public mutating func promote(
     avoiding queued: Set<Int> = [], using rng: inout some RandomNumberGenerator
   ) -> Int? {
