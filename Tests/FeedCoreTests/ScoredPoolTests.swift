@@ -12,7 +12,7 @@ import Testing
       for o in failing { pool.markFailed(o) }
       for (i, o) in [5, 9, 13, 21].enumerated() { pool.update(o, to: .init(value: 0.5, timestamp: Double(i))) }
       let firstCycle = (0..<(40 - failing.count)).compactMap { _ in pool.promote(using: &rng) }
-      let next = (0..<30).compactMap { _ in pool.promote(excluding: inFlight, using: &rng) }
+      let next = (0..<30).compactMap { _ in pool.promote(avoiding: inFlight, using: &rng) }
       return firstCycle + next
     }
     let ordinals = Array(0..<33)
@@ -119,13 +119,27 @@ import Testing
     #expect(pool.availableCount == 0)
   }
 
-  @Test func cardsInFlightStayOutOfTheNextCycle() {
+  @Test func cardsStillQueuedArePassedOverButStayInTheNextRound() {
     var rng = SeededGenerator(seed: 5)
     var pool = ScoredPool(count: 4)
-    let cycle = (0..<4).compactMap { _ in pool.promote(using: &rng) }
-    let inFlight = Set(cycle.suffix(2))
-    let next = pool.promote(excluding: inFlight, using: &rng)!
-    #expect(!inFlight.contains(next))
+    let round = (0..<4).compactMap { _ in pool.promote(using: &rng) }
+    let queued = Set(round.suffix(2))
+    let next = (0..<4).compactMap { _ in pool.promote(avoiding: queued, using: &rng) }
+    #expect(!queued.contains(next[0]) && !queued.contains(next[1]), "\(round) then \(next)")
+    #expect(next.sorted() == [0, 1, 2, 3], "every card once in the new round: \(next)")
+  }
+
+  @Test func aTypeTooSmallForTheQueueDrawsItsNewRoundFromAllItsCards() {
+    // With every card but one still queued, passing over them would leave one choice and
+    // repeat the last round's order forever; the new round is drawn from all cards instead.
+    var rng = SeededGenerator(seed: 5)
+    var firsts = [Int](repeating: 0, count: 3)
+    for _ in 0..<3_000 {
+      var pool = ScoredPool(count: 3)
+      let round = (0..<3).compactMap { _ in pool.promote(using: &rng) }
+      firsts[pool.promote(avoiding: Set(round.suffix(2)), using: &rng)!] += 1
+    }
+    for count in firsts { #expect((850...1_150).contains(count), "\(firsts)") }
   }
 
   @Test func aPutBackCardIsUnseenAgain() {

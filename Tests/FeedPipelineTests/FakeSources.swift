@@ -5,7 +5,9 @@ import Synchronization
 struct FetchFailed: Error {}
 
 func fakeCard(_ type: String, _ ordinal: Int) -> Card {
-  Card(id: "\(type)-\(ordinal)", type: type, title: "\(type) \(ordinal)", body: "Body of \(type) card \(ordinal).")
+  Card(
+    id: "\(type)-\(ordinal)", type: type, title: "\(type) \(ordinal)",
+    body: "Body of \(type) card \(ordinal).")
 }
 
 /// A source that answers at once; `failing` decides which cards throw.
@@ -20,6 +22,28 @@ struct InstantSource: CardSource {
   func fetch(type: String, ordinal: Int) async throws -> Card {
     if failing(type, ordinal) { throw FetchFailed() }
     return fakeCard(type, ordinal)
+  }
+}
+
+/// An `InstantSource` that records its fetches.
+final class CountingSource: CardSource {
+  let source: InstantSource
+  private let log = Mutex<[String]>([])
+
+  init(
+    counts: [String: Int], failing: @escaping @Sendable (String, Int) -> Bool = { _, _ in false }
+  ) {
+    source = InstantSource(counts: counts, failing: failing)
+  }
+
+  /// The ids of the cards fetched, in the order the fetches started.
+  var fetched: [String] { log.withLock { $0 } }
+
+  func catalog() async throws -> [TypeCount] { try await source.catalog() }
+
+  func fetch(type: String, ordinal: Int) async throws -> Card {
+    log.withLock { $0.append(fakeCard(type, ordinal).id) }
+    return try await source.fetch(type: type, ordinal: ordinal)
   }
 }
 
@@ -108,5 +132,52 @@ extension AsyncStream {
     var iterator = makeAsyncIterator()
     while out.count < n, let e = await iterator.next() { out.append(e) }
     return out
+  }
+}
+
+/// A wait that outlived its deadline: the test fails instead of hanging.
+struct DeadlinePassed: Error, CustomStringConvertible {
+  let what: String
+  let limit: Duration
+  var description: String { "no answer within \(limit): \(what)" }
+}
+
+/// The result of `operation`, or `DeadlinePassed` once `limit` is over. The operation need not
+/// answer cancellation (a continuation nobody resumes): it is cancelled and left behind.
+func within<T: Sendable>(
+  _ what: String, limit: Duration = .seconds(20),
+  _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  var work: Task<Void, Never>?
+  var timer: Task<Void, Never>?
+  let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+    let answer = FirstAnswer(continuation)
+    work = Task {
+      do { answer.give(.success(try await operation())) } catch { answer.give(.failure(error)) }
+    }
+    timer = Task {
+      try? await Task.sleep(for: limit)
+      answer.give(.failure(DeadlinePassed(what: what, limit: limit)))
+    }
+  }
+  timer?.cancel()
+  work?.cancel()
+  return try result.get()
+}
+
+/// Resumes a continuation with the first answer given; later ones are dropped.
+private final class FirstAnswer<T: Sendable>: Sendable {
+  private let waiter: Mutex<CheckedContinuation<Result<T, any Error>, Never>?>
+
+  init(_ continuation: CheckedContinuation<Result<T, any Error>, Never>) {
+    waiter = Mutex(continuation)
+  }
+
+  func give(_ result: Result<T, any Error>) {
+    let waiter = self.waiter.withLock { w in
+      defer { w = nil }
+      return w
+    }
+    waiter?.resume(returning: result)
   }
 }

@@ -16,16 +16,26 @@ private func makeFeed(
     lookahead: lookahead, seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady)
 }
 
-private extension FeedItem {
-  var card: Card? { if case .card(let c) = self { c.card } else { nil } }
+extension FeedItem {
+  fileprivate var card: Card? { if case .card(let c) = self { c.card } else { nil } }
 }
 
-@Suite struct FeedTests {
+/// The next card from `feed`, failing the test after the deadline instead of hanging.
+private func next(_ feed: Feed) async throws -> FeedItem {
+  try await within("a card from feed.next()") { await feed.next() }
+}
+
+/// The next `n` requests of a gated source, failing the test after the deadline.
+private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
+  try await within("\(n) fetches") { await source.requests.take(n) }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct FeedTests {
   @Test func preparationsRunConcurrently() async throws {
     let source = GatedSource(counts: ["a": 20])
     let feed = try await makeFeed(source, lookahead: 5)
     feed.start()
-    let gates = await source.requests.take(5)
+    let gates = try await requests(5, of: source)
     #expect(gates.count == 5, "five fetches in flight before any finished")
     for gate in gates { gate.succeed() }
     feed.stop()
@@ -36,10 +46,10 @@ private extension FeedItem {
     let ready = ReadySignal()
     let feed = try await makeFeed(source, lookahead: 3, onReady: ready.callback)
     feed.start()
-    let gates = await source.requests.take(3)
+    let gates = try await requests(3, of: source)
     #expect(feed.takeNext() == .loading)
     gates[2].succeed()
-    _ = await ready.stream.take(1)
+    _ = try await within("onReady") { await ready.stream.take(1) }
     #expect(feed.takeNext().card?.id == "a-\(gates[2].ordinal)")
     for gate in gates { gate.succeed() }
     feed.stop()
@@ -49,10 +59,10 @@ private extension FeedItem {
     let source = GatedSource(counts: ["a": 20])
     let feed = try await makeFeed(source, lookahead: 2)
     feed.start()
-    let gates = await source.requests.take(2)
-    async let waited = feed.next()
+    let gates = try await requests(2, of: source)
+    async let waited = next(feed)
     gates[1].succeed()
-    #expect(await waited.card?.id == "a-\(gates[1].ordinal)")
+    #expect(try await waited.card?.id == "a-\(gates[1].ordinal)")
     gates[0].succeed()
     feed.stop()
   }
@@ -61,36 +71,39 @@ private extension FeedItem {
     let source = GatedSource(counts: ["a": 20])
     let feed = try await makeFeed(source, lookahead: 2)
     feed.start()
-    var requests = source.requests.makeAsyncIterator()
-    let first = await requests.next()!
-    let second = await requests.next()!
+    let firstTwo = try await requests(2, of: source)
+    try #require(firstTwo.count == 2)
+    let (first, second) = (firstTwo[0], firstTwo[1])
     first.succeed()
-    _ = await feed.next()
-    let third = await requests.next()
-    #expect(third != nil)
+    _ = try await next(feed)
+    let third = try await requests(1, of: source)
+    #expect(third.count == 1)
     second.succeed()
-    third?.succeed()
+    third.first?.succeed()
     feed.stop()
   }
 
-  @Test func failedCardsAreSkippedAndTheFeedGoesOn() async throws {
-    let source = InstantSource(counts: ["a": 30, "b": 30], failing: { _, o in o % 3 == 0 })
+  @Test func failedCardsAreSkippedNeverFetchedAgainAndTheFeedGoesOn() async throws {
+    let source = CountingSource(counts: ["a": 30, "b": 30], failing: { _, o in o % 3 == 0 })
     let feed = try await makeFeed(source)
     feed.start()
     // 20 good cards per type. Cards show in order of readiness, so the 35 shown are among the
     // first 40 dealt (lookahead 5): 20 per type, none of them a repeat.
     var seen: [String] = []
-    for _ in 0..<35 { seen.append(try #require(await feed.next().card).id) }
+    for _ in 0..<35 { seen.append(try #require(try await next(feed).card).id) }
     #expect(seen.allSatisfy { Int($0.split(separator: "-")[1])! % 3 != 0 })
     #expect(Set(seen).count == 35, "no repeats before a type's good cards run out")
     feed.stop()
+    let failed = source.fetched.filter { Int($0.split(separator: "-")[1])! % 3 == 0 }
+    #expect(!failed.isEmpty)
+    #expect(Set(failed).count == failed.count, "a failed fetch is never retried: \(failed)")
   }
 
   @Test func aTypeWhoseEveryCardFailsIsReportedAndSetAside() async throws {
     let source = InstantSource(counts: ["good": 10, "bad": 10], failing: { t, _ in t == "bad" })
     let feed = try await makeFeed(source)
     feed.start()
-    for _ in 0..<30 { #expect(try #require(await feed.next().card).type == "good") }
+    for _ in 0..<30 { #expect(try #require(try await next(feed).card).type == "good") }
     let bad = feed.statuses.first { $0.type.name == "bad" }
     #expect(bad?.failing == true)
     feed.stop()
@@ -100,7 +113,7 @@ private extension FeedItem {
     let source = InstantSource(counts: ["bad": 4], failing: { _, _ in true })
     let feed = try await makeFeed(source)
     feed.start()
-    guard case .unavailable(let message) = await feed.next() else {
+    guard case .unavailable(let message) = try await next(feed) else {
       Issue.record("expected .unavailable")
       return
     }
@@ -111,38 +124,39 @@ private extension FeedItem {
     let source = GatedSource(counts: ["a": 10, "b": 10])
     let feed = try await makeFeed(source, lookahead: 4)
     feed.start()
-    let first = await source.requests.take(4)
+    let first = try await requests(4, of: source)
     feed.setEnabled(["a"])
     for gate in first where gate.type == "a" { gate.succeed() }
     for gate in first where gate.type == "b" {
       #expect(gate.wasCancelled, "the preparation of a disabled type's card is cancelled")
       gate.succeed()
     }
-    let refills = await source.requests.take(first.filter { $0.type == "b" }.count)
+    let refills = try await requests(first.filter { $0.type == "b" }.count, of: source)
     #expect(refills.allSatisfy { $0.type == "a" })
     for gate in refills { gate.succeed() }
-    for _ in 0..<4 { #expect(await feed.next().card?.type == "a") }
+    for _ in 0..<4 { #expect(try await next(feed).card?.type == "a") }
     feed.stop()
   }
 
   @Test func enablingATypeStartsOverWithBothTypes() async throws {
     let feed = try await makeFeed(InstantSource(counts: ["a": 50, "b": 50]), enabled: ["a"])
     feed.start()
-    for _ in 0..<5 { #expect(await feed.next().card?.type == "a") }
+    for _ in 0..<5 { #expect(try await next(feed).card?.type == "a") }
     feed.setEnabled(["a", "b"])
     var types: [String] = []
-    for _ in 0..<20 { types.append(await feed.next().card?.type ?? "none") }
+    for _ in 0..<20 { types.append(try await next(feed).card?.type ?? "none") }
     // 25 slots are dealt in rounds of two; the 20 shown are the first to finish.
     #expect((7...13).contains(types.filter { $0 == "b" }.count), "\(types)")
     feed.stop()
   }
 
   @Test func resizingLaysReadyCardsOutAgainFromTheFetchedData() async throws {
-    let source = InstantSource(counts: ["a": 10])
+    let source = CountingSource(counts: ["a": 10])
     let ready = ReadySignal()
     let feed = try await makeFeed(source, lookahead: 3, onReady: ready.callback)
     feed.start()
-    _ = await ready.stream.take(3)
+    _ = try await within("three cards ready") { await ready.stream.take(3) }
+    #expect(source.fetched.count == 3, "one fetch per card of the lookahead")
     feed.resize(to: TextArea(width: 12, height: 30))
     guard case .card(let card) = feed.takeNext() else {
       Issue.record("expected a ready card")
@@ -158,7 +172,12 @@ private extension FeedItem {
     let feed = try await makeFeed(InstantSource(counts: counts), seed: 42)
     feed.start()
     var shown: [String: Int] = [:]
-    for _ in 0..<30_000 { shown[await feed.next().card!.type, default: 0] += 1 }
+    let types = try await within("30,000 cards") {
+      var types: [String?] = []
+      for _ in 0..<30_000 { types.append(await feed.next().card?.type) }
+      return types
+    }
+    for type in types { shown[type ?? "none", default: 0] += 1 }
     for type in counts.keys { #expect(abs(shown[type]! - 5_000) <= 100, "\(shown)") }
     feed.stop()
   }
@@ -167,18 +186,19 @@ private extension FeedItem {
     let source = GatedSource(counts: ["a": 30, "b": 30])
     let feed = try await makeFeed(source, lookahead: 2, seed: 5, inDealOrder: true)
     feed.start()
-    let gates = await source.requests.take(2)
-    async let waited = feed.next()
+    let gates = try await requests(2, of: source)
+    async let waited = next(feed)
     gates[1].succeed()
     gates[0].succeed()
-    #expect(await waited.card?.id == "\(gates[0].type)-\(gates[0].ordinal)")
+    #expect(try await waited.card?.id == "\(gates[0].type)-\(gates[0].ordinal)")
     feed.stop()
 
     let ids = { (seed: UInt64) async throws -> [String] in
-      let feed = try await makeFeed(InstantSource(counts: ["a": 50, "b": 50, "c": 5]), seed: seed, inDealOrder: true)
+      let feed = try await makeFeed(
+        InstantSource(counts: ["a": 50, "b": 50, "c": 5]), seed: seed, inDealOrder: true)
       feed.start()
       var ids: [String] = []
-      for _ in 0..<60 { ids.append(await feed.next().card?.id ?? "none") }
+      for _ in 0..<60 { ids.append(try await next(feed).card?.id ?? "none") }
       feed.stop()
       return ids
     }

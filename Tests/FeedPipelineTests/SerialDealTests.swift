@@ -4,7 +4,7 @@ import Testing
 
 @testable import FeedPipeline
 
-@Suite struct SerialDealTests {
+@Suite(.timeLimit(.minutes(1))) struct SerialDealTests {
   private let area = TextArea(width: 30, height: 8)
 
   private func serial(
@@ -31,13 +31,17 @@ import Testing
       source: source, catalog: catalog, enabled: enabled, lookahead: lookahead, seed: seed,
       area: area, inDealOrder: true)
     feed.start()
-    var fromFeed: [PreparedCard] = []
-    for _ in 0..<120 {
-      guard case .card(let card) = await feed.next() else { break }
-      fromFeed.append(card)
+    let fromFeed = try await within("120 cards from a Feed") {
+      var cards: [PreparedCard] = []
+      for _ in 0..<120 {
+        guard case .card(let card) = await feed.next() else { break }
+        cards.append(card)
+      }
+      return cards
     }
     feed.stop()
-    let dealt = try await serial(source, count: 120, enabled: enabled, lookahead: lookahead, seed: seed)
+    let dealt = try await serial(
+      source, count: 120, enabled: enabled, lookahead: lookahead, seed: seed)
     #expect(dealt == fromFeed)
     #expect(Set(dealt.map(\.card.type)) == enabled)
   }
@@ -46,12 +50,16 @@ import Testing
     let cards = try await serial(InstantSource(counts: ["a": 3]), count: 3, seed: 4)
     #expect(cards.count == 3)
     for card in cards {
-      #expect(card.layout == CardLayout.layout(title: card.card.title, body: card.card.body, width: 30, height: 8))
+      #expect(
+        card.layout
+          == CardLayout.layout(title: card.card.title, body: card.card.body, width: 30, height: 8))
     }
   }
 
   @Test func aFailedCardIsSkippedAndItsSlotGoesToTheSameType() async throws {
-    let source = InstantSource(counts: ["a": 10, "b": 10]) { type, ordinal in type == "a" && ordinal % 2 == 0 }
+    let source = InstantSource(counts: ["a": 10, "b": 10]) { type, ordinal in
+      type == "a" && ordinal % 2 == 0
+    }
     let cards = try await serial(source, count: 10, seed: 6)
     let a = cards.filter { $0.card.type == "a" }.map(\.card.id)
     #expect(a.count == 5, "the rounds still alternate")

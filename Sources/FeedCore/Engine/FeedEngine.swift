@@ -152,17 +152,20 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   /// True while the slot is in the preparation queue.
   public func isPreparing(_ slot: FeedSlot) -> Bool { preparing.contains { $0.id == slot.id } }
 
+  /// Deals a card of `type` into the preparation queue: its pool's next card, passing over the
+  /// cards of the type still queued from the round before (see `ScoredPool.promote`).
   private mutating func newSlot(of type: String) -> FeedSlot? {
-    guard enabled.contains(type), let unseen = pools[type]?.unseenCount else { return nil }
-    let inFlight = unseen == 0 ? ordinalsInFlight(of: type) : []
-    guard let ordinal = pools[type]!.promote(excluding: inFlight, using: &rng) else { return nil }
+    guard enabled.contains(type), pools[type] != nil else { return nil }
+    let queued = ordinalsQueued(of: type)
+    guard let ordinal = pools[type]!.promote(avoiding: queued, using: &rng) else { return nil }
     nextSlotID += 1
     let slot = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
     preparing.append(slot)
     return slot
   }
 
-  private func ordinalsInFlight(of type: String) -> Set<Int> {
+  /// The cards of `type` in preparation or ready.
+  private func ordinalsQueued(of type: String) -> Set<Int> {
     var set = Set<Int>()
     for slot in preparing where slot.type == type { set.insert(slot.ordinal) }
     for entry in ready where entry.slot.type == type { set.insert(entry.slot.ordinal) }

@@ -66,23 +66,23 @@ public struct ScoredPool: Sendable {
     return unseenScored[o] != nil || (scores[o] == nil && unscored.contains(o))
   }
 
-  /// Takes the unseen card with the best score. When every card was seen, the seen cards
-  /// (except those in `inFlight`, still waiting in the queues, and the failed ones) return to
-  /// the pool first. Returns nil only when no card is available at all.
+  /// Takes the unseen card with the best score; nil only when no card is available at all.
+  ///
+  /// When every card was seen, all cards but the failed ones return first: a new round, in a
+  /// new random order. Cards in `queued` (still waiting in the feed's queues from the round
+  /// before) are passed over while at least two unseen cards are not queued, so a card is not
+  /// queued twice unless its type is too small for the queue (or one preparation outlasts most
+  /// of a round); with fewer, passing over would force the choice and deal the same order
+  /// round after round. Passed-over cards stay unseen: they come later in the round.
   public mutating func promote(
-    excluding inFlight: Set<Int> = [], using rng: inout some RandomNumberGenerator
+    avoiding queued: Set<Int> = [], using rng: inout some RandomNumberGenerator
   ) -> Int? {
-    if unseenCount == 0 { recycle(keepingSeen: inFlight) }
-    guard unseenCount > 0 else { return nil }
-    let randomScore = nextRandomScore(using: &rng)
-    if let top = topScored(), top.score >= randomScore ?? -.infinity {
-      heap.removeMax()
-      unseenScored[top.ordinal] = nil
-      return Int(top.ordinal)
-    }
-    guard let ordinal = unscored.draw(using: &rng) else { return nil }
-    randomCeiling = randomScore ?? randomCeiling
-    return Int(ordinal)
+    if unseenCount == 0 { startOver() }
+    let held = queued.sorted().filter(isUnseen)
+    guard unseenCount - held.count >= 2 else { return promoteBest(using: &rng) }
+    for ordinal in held { takeOut(Int32(ordinal)) }
+    defer { for ordinal in held { putBack(ordinal) } }
+    return promoteBest(using: &rng)
   }
 
   /// Applies a server score. Kept only if the card is unseen and the timestamp is newer than
@@ -120,6 +120,19 @@ public struct ScoredPool: Sendable {
     if let score = scores[o] { push(o, score.value) } else { unscored.putBack(o) }
   }
 
+  /// Takes the unseen card with the best score, random or from the server.
+  private mutating func promoteBest(using rng: inout some RandomNumberGenerator) -> Int? {
+    let randomScore = nextRandomScore(using: &rng)
+    if let top = topScored(), top.score >= randomScore ?? -.infinity {
+      heap.removeMax()
+      unseenScored[top.ordinal] = nil
+      return Int(top.ordinal)
+    }
+    guard let ordinal = unscored.draw(using: &rng) else { return nil }
+    randomCeiling = randomScore ?? randomCeiling
+    return Int(ordinal)
+  }
+
   private mutating func push(_ o: Int32, _ value: Double) {
     versions &+= 1
     unseenScored[o] = versions
@@ -143,10 +156,11 @@ public struct ScoredPool: Sendable {
     return randomCeiling * pow(u, 1 / Double(m))
   }
 
-  /// Sets and dictionaries are walked in sorted order: their own order changes from process to
-  /// process (Swift seeds hashing per process), and the order of removals shapes the shuffle, so
-  /// `ctfo next --seed` would otherwise deal differently after a pool starts over.
-  private mutating func recycle(keepingSeen inFlight: Set<Int>) {
+  /// Returns every card but the failed ones to the pool. Sets and dictionaries are walked in
+  /// sorted order: their own order changes from process to process (Swift seeds hashing per
+  /// process), and the order of removals shapes the shuffle, so `ctfo next --seed` would
+  /// otherwise deal differently after a pool starts over.
+  private mutating func startOver() {
     unscored = LazyShuffle(count: count)
     heap = Heap()
     unseenScored = [:]
@@ -156,7 +170,6 @@ public struct ScoredPool: Sendable {
       unscored.remove(o)
       push(o, scores[o]!.value)
     }
-    for ordinal in inFlight.sorted() where unseenCount > 1 { takeOut(Int32(ordinal)) }
   }
 
   private mutating func takeOut(_ o: Int32) {
