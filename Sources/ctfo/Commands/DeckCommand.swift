@@ -9,6 +9,7 @@ struct DeckCommand: ParsableCommand {
   /// `ctfo deck check FILE...`: validates decks without importing them.
   struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "check",
       abstract: "Validate decks: one 'FILE:LINE: message' per problem; exit 1 if any.")
 
     @OptionGroup var global: GlobalOptions

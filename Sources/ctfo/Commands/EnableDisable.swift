@@ -6,7 +6,7 @@ import Store
 /// `ctfo enable TYPE...`: the same setting as the settings screen's checkboxes.
 struct Enable: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Enable card types.",
+    commandName: "enable", abstract: "Enable card types.",
     discussion: """
       Turning a type back on follows the on-replace setting, as the settings screen does: the \
       swipes that can still be undone are made final, kept, or the change is refused; with \
@@ -21,7 +21,8 @@ struct Enable: ParsableCommand {
 
 /// `ctfo disable TYPE...`.
 struct Disable: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Disable card types.")
+  static let configuration = CommandConfiguration(
+    commandName: "disable", abstract: "Disable card types.")
   @OptionGroup var global: GlobalOptions
   @Argument(help: "The types to disable (see 'ctfo types').") var types: [String]
 

@@ -6,7 +6,10 @@ import Store
 
 /// `ctfo next`: deals the next cards of the feed and prints them, like fortune.
 struct Next: ParsableCommand {
+  // Every command names itself: the default name is derived from the type's name at run time
+  // (String(describing:), a demangling), a third of ArgumentParser's start-up (callgrind).
   static let configuration = CommandConfiguration(
+    commandName: "next",
     abstract: "Print the next cards of the feed, laid out as the app would.",
     discussion: """
       The cards go to history (in one transaction). W and H default to the terminal's size when \

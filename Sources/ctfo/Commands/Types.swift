@@ -6,7 +6,7 @@ import FeedPipeline
 /// `ctfo types`: every card type with its setting and number of cards.
 struct Types: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "List the card types: name, label, enabled, number of cards.")
+    commandName: "types", abstract: "List the card types: name, label, enabled, number of cards.")
 
   @OptionGroup var global: GlobalOptions
   @Flag(name: .long, help: "One JSON object per type and line.") var json = false
