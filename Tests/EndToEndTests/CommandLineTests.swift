@@ -51,7 +51,7 @@ import Testing
     let deck = try cli.write("one.jsonl", #"{"id":"a1","type":"a","body":"x"}"# + "\n")
     let result = try cli.run(["disable", "a", "--deck", deck])
     #expect(result.status != 0)
-    #expect(result.stderr.contains("at least one type must stay enabled"))
+    #expect(result.stderr.contains("At least one type must stay enabled."), "\(result.stderr)")
   }
 
   @Test func historyListsTheCardsShownNewestFirst() throws {

@@ -1,5 +1,6 @@
 import CardText
 import FeedCore
+import TestSupport
 import Testing
 
 @testable import FeedPipeline

@@ -1,5 +1,6 @@
 import FeedCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store

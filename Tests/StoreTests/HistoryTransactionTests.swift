@@ -3,6 +3,7 @@ import FeedCore
 import Foundation
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct AppendShownTests {

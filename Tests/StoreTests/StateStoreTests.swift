@@ -1,5 +1,6 @@
 import FeedCore
 import Store
+import TestSupport
 import Testing
 
 @Suite struct StateStoreHistoryTests {

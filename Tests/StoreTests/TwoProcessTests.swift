@@ -2,6 +2,7 @@ import Dispatch
 import FeedCore
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 /// Two `StateDatabase`s on one file, as the app and `ctfo next` in two processes have.

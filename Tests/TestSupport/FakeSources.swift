@@ -2,70 +2,79 @@ import FeedCore
 import FeedPipeline
 import Synchronization
 
-struct FetchFailed: Error {}
+public struct FetchFailed: Error {
+  public init() {}
+}
 
-func fakeCard(_ type: String, _ ordinal: Int) -> Card {
+public func fakeCard(_ type: String, _ ordinal: Int) -> Card {
   Card(
     id: "\(type)-\(ordinal)", type: type, title: "\(type) \(ordinal)",
     body: "Body of \(type) card \(ordinal).")
 }
 
 /// A source that answers at once; `failing` decides which cards throw.
-struct InstantSource: CardSource {
-  var counts: [String: Int]
-  var failing: @Sendable (String, Int) -> Bool = { _, _ in false }
+public struct InstantSource: CardSource {
+  public var counts: [String: Int]
+  public var failing: @Sendable (String, Int) -> Bool
 
-  func catalog() async throws -> [TypeCount] {
+  public init(
+    counts: [String: Int], failing: @escaping @Sendable (String, Int) -> Bool = { _, _ in false }
+  ) {
+    self.counts = counts
+    self.failing = failing
+  }
+
+  public func catalog() async throws -> [TypeCount] {
     counts.keys.sorted().map { TypeCount(type: CardType(name: $0), cards: counts[$0]!) }
   }
 
-  func fetch(type: String, ordinal: Int) async throws -> Card {
+  public func fetch(type: String, ordinal: Int) async throws -> Card {
     if failing(type, ordinal) { throw FetchFailed() }
     return fakeCard(type, ordinal)
   }
 }
 
 /// An `InstantSource` that records its fetches.
-final class CountingSource: CardSource {
-  let source: InstantSource
+public final class CountingSource: CardSource {
+  public let source: InstantSource
   private let log = Mutex<[String]>([])
 
-  init(
+  public init(
     counts: [String: Int], failing: @escaping @Sendable (String, Int) -> Bool = { _, _ in false }
   ) {
     source = InstantSource(counts: counts, failing: failing)
   }
 
   /// The ids of the cards fetched, in the order the fetches started.
-  var fetched: [String] { log.withLock { $0 } }
+  public var fetched: [String] { log.withLock { $0 } }
 
-  func catalog() async throws -> [TypeCount] { try await source.catalog() }
+  public func catalog() async throws -> [TypeCount] { try await source.catalog() }
 
-  func fetch(type: String, ordinal: Int) async throws -> Card {
+  public func fetch(type: String, ordinal: Int) async throws -> Card {
     log.withLock { $0.append(fakeCard(type, ordinal).id) }
     return try await source.fetch(type: type, ordinal: ordinal)
   }
 }
 
 /// One fetch held open until the test answers it.
-final class Gate: Sendable {
+public final class Gate: Sendable {
   private struct State {
     var result: Result<Card, any Error>?
     var waiter: CheckedContinuation<Card, any Error>?
     var cancelled = false
   }
-  let type: String
-  let ordinal: Int
+  public let type: String
+  public let ordinal: Int
   private let state = Mutex(State())
 
-  init(type: String, ordinal: Int) {
+  public init(type: String, ordinal: Int) {
     self.type = type
     self.ordinal = ordinal
   }
 
-  var wasCancelled: Bool { state.withLock { $0.cancelled } }
+  public var wasCancelled: Bool { state.withLock { $0.cancelled } }
 
-  func wait() async throws -> Card {
+  public func wait() async throws -> Card {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { c in
         let ready: Result<Card, any Error>? = state.withLock { s in
@@ -79,8 +88,8 @@ final class Gate: Sendable {
     }
   }
 
-  func succeed() { answer(.success(fakeCard(type, ordinal))) }
-  func fail() { answer(.failure(FetchFailed())) }
+  public func succeed() { answer(.success(fakeCard(type, ordinal))) }
+  public func fail() { answer(.failure(FetchFailed())) }
 
   private func answer(_ result: Result<Card, any Error>, cancelled: Bool = false) {
     let waiter: CheckedContinuation<Card, any Error>? = state.withLock { s in
@@ -96,21 +105,21 @@ final class Gate: Sendable {
 
 /// A slow source: every fetch waits until the test opens its gate. Fetches arrive on
 /// `requests` in the order they start.
-final class GatedSource: CardSource {
-  let counts: [String: Int]
-  let requests: AsyncStream<Gate>
+public final class GatedSource: CardSource {
+  public let counts: [String: Int]
+  public let requests: AsyncStream<Gate>
   private let continuation: AsyncStream<Gate>.Continuation
 
-  init(counts: [String: Int]) {
+  public init(counts: [String: Int]) {
     self.counts = counts
     (requests, continuation) = AsyncStream.makeStream()
   }
 
-  func catalog() async throws -> [TypeCount] {
+  public func catalog() async throws -> [TypeCount] {
     counts.keys.sorted().map { TypeCount(type: CardType(name: $0), cards: counts[$0]!) }
   }
 
-  func fetch(type: String, ordinal: Int) async throws -> Card {
+  public func fetch(type: String, ordinal: Int) async throws -> Card {
     let gate = Gate(type: type, ordinal: ordinal)
     continuation.yield(gate)
     return try await gate.wait()
@@ -118,16 +127,16 @@ final class GatedSource: CardSource {
 }
 
 /// Counts `onReady` calls and lets a test await them.
-final class ReadySignal: Sendable {
-  let stream: AsyncStream<Void>
+public final class ReadySignal: Sendable {
+  public let stream: AsyncStream<Void>
   private let continuation: AsyncStream<Void>.Continuation
-  init() { (stream, continuation) = AsyncStream.makeStream() }
-  var callback: @Sendable () -> Void { { [continuation] in continuation.yield() } }
+  public init() { (stream, continuation) = AsyncStream.makeStream() }
+  public var callback: @Sendable () -> Void { { [continuation] in continuation.yield() } }
 }
 
 extension AsyncStream {
   /// The next `n` elements.
-  func take(_ n: Int) async -> [Element] {
+  public func take(_ n: Int) async -> [Element] {
     var out: [Element] = []
     var iterator = makeAsyncIterator()
     while out.count < n, let e = await iterator.next() { out.append(e) }
@@ -136,15 +145,21 @@ extension AsyncStream {
 }
 
 /// A wait that outlived its deadline: the test fails instead of hanging.
-struct DeadlinePassed: Error, CustomStringConvertible {
-  let what: String
-  let limit: Duration
-  var description: String { "no answer within \(limit): \(what)" }
+public struct DeadlinePassed: Error, CustomStringConvertible {
+  public let what: String
+  public let limit: Duration
+
+  public init(what: String, limit: Duration) {
+    self.what = what
+    self.limit = limit
+  }
+
+  public var description: String { "no answer within \(limit): \(what)" }
 }
 
 /// The result of `operation`, or `DeadlinePassed` once `limit` is over. The operation need not
 /// answer cancellation (a continuation nobody resumes): it is cancelled and left behind.
-func within<T: Sendable>(
+public func within<T: Sendable>(
   _ what: String, limit: Duration = .seconds(20),
   _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
