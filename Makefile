@@ -27,7 +27,7 @@ bench: deps
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
+	install -m 755 -s $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
 	install -m 644 Resources/decks/*.jsonl $(DESTDIR)$(PREFIX)/share/ctfo/decks/
 
 uninstall:

@@ -72,7 +72,8 @@ let package = Package(
         "CardText", .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
-    .testTarget(name: "StoreTests", dependencies: ["Store", "FeedCore", "TestSupport"]),
+    .testTarget(
+      name: "StoreTests", dependencies: ["Store", "FeedCore", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
     .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
     .testTarget(

@@ -61,6 +61,36 @@ import Testing
     #expect(try database.integrityCheck() == "ok")
   }
 
+  /// A state database that the release of 2026-11-23 (commit fef1824, GRDB) wrote itself: three
+  /// swipes in the app (right, left, up: three tombstones), `ctfo next -n 2`, `ctfo disable
+  /// word`, then its WAL checkpointed into the file.
+  @Test func opensAndMigratesTheFileTheLastReleaseWrote() throws {
+    let home = try TestHome()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/state-2026-11-23-fef1824.sqlite")
+    let path = home.url.appendingPathComponent("released.sqlite").path
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+    let database = try StateDatabase(path: path)
+    let state = StateStore(database: database)
+    #expect(try database.pragma("user_version") == "3")
+    #expect(try database.integrityCheck() == "ok")
+    let history = try state.history(limit: 10)
+    #expect(history.map(\.cardID) == ["f1", "w1", "f2", "f3", "w2", "w1"])
+    #expect(history.map(\.reaction) == [nil, nil, nil, .ctfo, .tifb, .tfu])
+    #expect(
+      try state.tombstones() == [
+        Tombstone(historyIndex: 0, cardID: "w1", type: "word", direction: .right),
+        Tombstone(historyIndex: 1, cardID: "w2", type: "word", direction: .left),
+        Tombstone(historyIndex: 2, cardID: "f3", type: "fact", direction: .up),
+      ])
+    #expect(try state.disabledTypes() == ["word"])
+    #expect(try DeckIndex(database: database).catalog().map(\.cards) == [3, 2])
+    let left = try tables(database)
+    #expect(!left.contains("config_reads") && !left.contains("grdb_migrations"))
+    #expect(
+      try state.append([ShownRecord(cardID: "f1", type: "fact", title: nil, shownAt: 1)]) == [6])
+  }
+
   @Test func openingAgainChangesNothing() throws {
     let home = try TestHome()
     let path = try grdbEraDatabase(home)
