@@ -25,13 +25,19 @@ public final class StateDatabase: Sendable {
   public let path: String
   private let writer: Lane
   private let reader: Lane
+  /// Whether reads go to the writer: one connection, for a command on one thread.
+  private let readsOnWriter: Bool
 
   /// Opens (or creates, with its folder) the database at `path` and migrates it.
+  /// `oneConnection` makes every read use the writer's connection: right for a command that
+  /// runs on one thread (it saves opening a second connection, about a millisecond of a
+  /// `ctfo history`), wrong for the app, whose UI thread must not wait behind a write.
   ///
   /// - Throws: `StoreError.newerSchema` for a database a newer ctfo wrote, `StoreError.file`
   ///   when the folder cannot be made, `SQLiteError` when SQLite refuses the file.
-  public init(path: String) throws {
+  public init(path: String, oneConnection: Bool = false) throws {
     self.path = path
+    readsOnWriter = oneConnection
     try Self.makeFolders(to: path)
     let connection = try Connection(path: path, role: .writer)
     try connection.execute(
@@ -74,7 +80,7 @@ public final class StateDatabase: Sendable {
 
   /// Runs `body` on the reader, or on the writer within the caller's transaction.
   func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
-    if writer.isHeldByCurrentThread { return try writer.run(body) }
+    if readsOnWriter || writer.isHeldByCurrentThread { return try writer.run(body) }
     return try reader.run(body)
   }
 

@@ -12,7 +12,7 @@ enum Interactive {
   static func run(_ global: GlobalOptions) throws {
     // Decks are synced before the screen is taken: a first import of a large deck prints its
     // problems on a normal terminal, not behind a blank screen.
-    let launch = try Launch(global.values)
+    let launch = try Launch(global.values, interactive: true)
     let session: TerminalSession
     do {
       session = try TerminalSession.open()

@@ -18,12 +18,13 @@ struct Launch {
 
   /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
   /// the decks; deck problems go to stderr, one line each.
-  init(_ options: Globals, syncDecks: Bool = true) throws {
+  /// `interactive` gives the database a reader connection of its own, for the UI thread.
+  init(_ options: Globals, syncDecks: Bool = true, interactive: Bool = false) throws {
     paths = Paths(home: options.home)
     configuration = try Configuration.load(file: paths.configFile, flags: options)
     seed = options.seed ?? UInt64.random(in: .min ... .max)
     do {
-      database = try StateDatabase(path: paths.stateDatabase)
+      database = try StateDatabase(path: paths.stateDatabase, oneConnection: !interactive)
     } catch {
       throw CLIError("cannot open the state database \(paths.stateDatabase): \(error)")
     }
