@@ -49,13 +49,26 @@ extension TerminalSession {
 
   /// True when curses holds the cell's cluster in more than one piece.
   private static func isInPieces(_ cell: Cell) -> Bool {
-    guard let cluster = cell.cluster, cluster.asciiValue == nil else { return false }
+    guard let cluster = cell.cluster, onlyScalar(of: cluster) == nil else { return false }
     return cluster.unicodeScalars.lazy.filter { cnc_wcwidth(wchar_t($0.value)) > 0 }.count > 1
   }
 
   /// Draws a cell's cluster piece by piece over the cells it covers in the window, blanks in
   /// those the pieces leave; only blanks when it does not fit. Returns the count of pieces drawn.
   private func draw(_ cell: Cell, row: Int, cells: Range<Int>) -> Int {
+    // Most clusters are one character: drawn without building pieces (a swipe redraws
+    // nearly every cell, and the pieces' arrays cost a quarter of a millisecond a frame).
+    if let scalar = cell.cluster.flatMap(Self.onlyScalar(of:)) {
+      let character = wchar_t(scalar.value)
+      let width = Int(cnc_wcwidth(character))
+      if width > 0 && width <= cells.count {
+        write(character, style: cell.style, row: row, column: cells.lowerBound)
+        for blank in cells.lowerBound + width..<cells.upperBound {
+          write(0x20, style: cell.style, row: row, column: blank)
+        }
+        return 1
+      }
+    }
     let pieces = cell.cluster.map { Self.pieces(of: $0) } ?? []
     let width = pieces.reduce(0) { $0 + $1.width }
     let drawn = width <= cells.count ? pieces : []
@@ -99,14 +112,37 @@ extension TerminalSession {
     return pieces.isEmpty ? [.replacement] : pieces
   }
 
+  /// The cluster's character when it has only one.
+  static func onlyScalar(of cluster: Character) -> Unicode.Scalar? {
+    let scalars = cluster.unicodeScalars
+    guard let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex
+    else { return nil }
+    return first
+  }
+
   /// Puts one piece through the wide-character API.
   func write(_ piece: Piece, style: CellStyle, row: Int, column: Int) {
+    (piece.characters + [0]).withUnsafeBufferPointer {
+      write($0.baseAddress!, style: style, row: row, column: column)
+    }
+  }
+
+  /// Puts one spacing character through the wide-character API.
+  func write(_ character: wchar_t, style: CellStyle, row: Int, column: Int) {
+    withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: 2) { text in
+      text[0] = character
+      text[1] = 0
+      write(text.baseAddress!, style: style, row: row, column: column)
+    }
+  }
+
+  /// Puts a NUL-terminated string of wide characters (one spacing, then non-spacing) in a cell.
+  private func write(
+    _ text: UnsafePointer<wchar_t>, style: CellStyle, row: Int, column: Int
+  ) {
     var cell = cchar_t()
     let pair = hasColour ? style.foreground.map(TerminalType.pair(of:)) ?? 0 : 0
-    let stored = (piece.characters + [0]).withUnsafeBufferPointer {
-      setcchar(&cell, $0.baseAddress, attributes(of: style), pair, nil)
-    }
-    guard stored == OK else { return }
+    guard setcchar(&cell, text, attributes(of: style), pair, nil) == OK else { return }
     // Past the bottom-right cell the cursor cannot advance: curses stores the cell and reports
     // ERR, which is expected there.
     _ = mvwadd_wch(window, Int32(row), Int32(column), &cell)
