@@ -95,7 +95,7 @@ public struct NextRequest: Equatable, Sendable {
   }
 
   /// Prints the cards: their lines with a blank line between cards, or one JSON object each.
-  public func print(_ cards: [PreparedCard]) {
+  public func print(_ cards: [PreparedCard]) throws(CLIError) {
     var out = StandardOutput()
     for (i, card) in cards.enumerated() {
       if json {
@@ -109,6 +109,6 @@ public struct NextRequest: Equatable, Sendable {
         for line in card.layout.lines { out.line(line) }
       }
     }
-    out.flush()
+    try out.finish()
   }
 }

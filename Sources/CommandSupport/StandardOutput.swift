@@ -7,6 +7,8 @@
 /// Collects output and writes it to stdout in large blocks.
 public struct StandardOutput {
   private var buffer: [UInt8] = []
+  /// The first write error (errno), kept until `finish` reports it.
+  private var failure: Int32?
 
   public init() { buffer.reserveCapacity(1 << 16) }
 
@@ -73,16 +75,25 @@ public struct StandardOutput {
   }
 
   public mutating func flush() {
-    guard !buffer.isEmpty else { return }
-    buffer.withUnsafeBytes { raw in
+    guard !buffer.isEmpty, failure == nil else { return buffer.removeAll(keepingCapacity: true) }
+    failure = buffer.withUnsafeBytes { raw -> Int32? in
       var offset = 0
       while offset < raw.count {
         let n = write(1, raw.baseAddress! + offset, raw.count - offset)
-        if n <= 0 { break }
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { return n < 0 ? errno : EIO }
         offset += n
       }
+      return nil
     }
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes what is left; an output that could not be written (a full disk, a closed pipe) is
+  /// an error, not a silent success.
+  public mutating func finish() throws(CLIError) {
+    flush()
+    if let failure { throw CLIError("cannot write the output: \(Errors.text(failure))") }
   }
 }
 

@@ -21,6 +21,7 @@ struct CTFO: ParsableCommand {
       $XDG_CONFIG_HOME/ctfo/config.toml, the state in $XDG_STATE_HOME/ctfo/state.sqlite and \
       your own decks (*.jsonl) in $XDG_DATA_HOME/ctfo/decks.
       """,
+    version: "0.2.0",
     subcommands: [
       Next.self, Types.self, Enable.self, Disable.self, HistoryCommand.self, DeckCommand.self,
     ]

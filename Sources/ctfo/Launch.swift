@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import CardText
 import CommandSupport
 import FeedCore
@@ -30,7 +35,12 @@ struct Launch {
     }
     index = DeckIndex(database: database)
     state = StateStore(database: database)
-    problems = syncDecks ? try index.sync(decks: paths.decks(extra: options.deck)).problems : []
+    let decks = syncDecks ? paths.decks(extra: options.deck) : []
+    // A deck asked for by name must be there; the folders' decks are what they are.
+    for path in decks.suffix(options.deck.count) where access(path, R_OK) != 0 {
+      throw CLIError("cannot read the deck \(path): \(Errors.text(errno))", exitCode: 66)
+    }
+    problems = syncDecks ? try index.sync(decks: decks).problems : []
     for problem in problems { Output.warn(problem.description) }
   }
 

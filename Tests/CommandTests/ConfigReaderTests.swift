@@ -1,3 +1,4 @@
+import FeedCore
 import CommandSupport
 import Testing
 
@@ -72,5 +73,26 @@ import Testing
       let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
       _ = try? ConfigReader.read(bytes)
     }
+  }
+}
+
+/// Type names on the command line: name or label, any case, a suggestion for a near miss.
+@Suite struct TypeNamesTests {
+  let types = [
+    CardType(name: "fact", label: "Fact"), CardType(name: "word", label: "Rare word"),
+    CardType(name: "trivia", label: "Trivia"),
+  ]
+
+  @Test func namesAndLabelsMatchInAnyCase() {
+    #expect(TypeNames.resolve("fact", among: types) == .found("fact"))
+    #expect(TypeNames.resolve("Fact", among: types) == .found("fact"))
+    #expect(TypeNames.resolve("rare WORD", among: types) == .found("word"))
+  }
+
+  @Test func aNearMissIsSuggestedAndAFarOneIsNot() {
+    #expect(TypeNames.resolve("facs", among: types) == .unknown(suggestion: "fact"))
+    #expect(TypeNames.resolve("trivai", among: types) == .unknown(suggestion: "trivia"))
+    #expect(TypeNames.resolve("haiku", among: types) == .unknown(suggestion: nil))
+    #expect(TypeNames.resolve("", among: types) == .unknown(suggestion: nil))
   }
 }

@@ -48,7 +48,9 @@ struct CommandLine {
     return path
   }
 
-  func run(_ arguments: [String]) throws -> Result {
+  /// Runs `ctfo` with `arguments`; its standard output goes to `output` when given (the
+  /// result's `stdout` is then empty).
+  func run(_ arguments: [String], output: String? = nil) throws -> Result {
     guard FileManager.default.isExecutableFile(atPath: program) else {
       throw MissingBinary(path: program)
     }
@@ -67,7 +69,7 @@ struct CommandLine {
       try? FileManager.default.removeItem(atPath: outPath)
       try? FileManager.default.removeItem(atPath: errPath)
     }
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output ?? outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     process.standardInput = FileHandle.nullDevice
     try process.run()

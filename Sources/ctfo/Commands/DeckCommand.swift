@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import Store
 
 /// `ctfo deck`: tools for deck files.
@@ -19,6 +20,10 @@ struct DeckCommand: ParsableCommand {
       let report = DeckCheck.check(files)
       for problem in report.problems { Output.warn(problem.description) }
       if !report.problems.isEmpty { throw ExitCode(1) }
+      var out = StandardOutput()
+      let decks = files.count == 1 ? "1 deck" : "\(files.count) decks"
+      out.line("\(report.cards) cards in \(decks), no problems")
+      try out.finish()
     }
   }
 }

@@ -36,12 +36,16 @@ enum TypeSetting {
     _ types: [String], enabled: Bool, confirmed: Bool, _ global: GlobalOptions
   ) throws {
     let launch = try Launch(global.values)
-    let known = Set(try launch.index.catalog().map(\.type.name))
-    let unknown = types.filter { !known.contains($0) }
-    guard unknown.isEmpty else {
-      throw CLIError(
-        "unknown type \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the types are "
-          + known.sorted().joined(separator: ", "))
+    let catalog = try launch.index.catalog().map(\.type)
+    let known = Set(catalog.map(\.name))
+    let types = try types.map { given throws(CLIError) in
+      switch TypeNames.resolve(given, among: catalog) {
+      case .found(let name): return name
+      case .unknown(let suggestion):
+        let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        throw CLIError(
+          "unknown type '\(given)'\(hint) The types are " + known.sorted().joined(separator: ", "))
+      }
     }
     var current = known.subtracting(try launch.state.disabledTypes())
     var window = UndoWindow(

@@ -9,7 +9,11 @@ struct HistoryCommand: ParsableCommand {
     commandName: "history", abstract: "List the cards shown, newest first.")
 
   @OptionGroup var global: GlobalOptions
-  @Option(name: .short, help: "How many entries.") var n = 20
+  @Option(name: .short, parsing: .unconditional, help: "How many entries.") var n = 20
+
+  func validate() throws {
+    guard n >= 0 else { throw ValidationError("-n must be 0 or more") }
+  }
   @Flag(name: .long, help: "One JSON object per entry and line.") var json = false
 
   func run() throws {
@@ -30,6 +34,6 @@ struct HistoryCommand: ParsableCommand {
             + Sanitizer.sanitizeLine("\(entry.type): \(entry.title ?? entry.cardID)"))
       }
     }
-    out.flush()
+    try out.finish()
   }
 }

@@ -18,7 +18,8 @@ struct Next: ParsableCommand {
       """)
 
   @OptionGroup var global: GlobalOptions
-  @Option(name: .short, help: "How many cards.") var n = 1
+  // Unconditional: `-n -1` is a bad count, not a missing value.
+  @Option(name: .short, parsing: .unconditional, help: "How many cards.") var n = 1
   @Option(name: .long, help: "Columns of the text area.") var width: Int?
   @Option(name: .long, help: "Lines of the text area.") var height: Int?
   @Flag(name: .long, help: "One JSON object per card and line.") var json = false
@@ -54,7 +55,7 @@ struct Next: ParsableCommand {
       }
       _ = try launch.state.appendShown(cards.map(\.card), time: NextRequest.now())
     }
-    request.print(cards)
+    try request.print(cards)
   }
 
   private func types(_ launch: Launch) throws -> (catalog: [TypeCount], enabled: Set<String>) {

@@ -31,7 +31,7 @@ struct Types: ParsableCommand {
         out.line("[\(enabled ? "x" : " ")] \(padded)\(String(entry.cards).leftPad(7))  \(label)")
       }
     }
-    out.flush()
+    try out.finish()
   }
 }
 

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// What the command line says when it is used wrongly, or cannot do what it was asked: one
+/// plain line and a failing status, never a silent success (issue 12, item 6).
+@Suite struct CommandErrorsTests {
+  private let deck = #"{"id":"a1","type":"fact","body":"x"}"# + "\n"
+    + #"{"id":"b1","type":"word","body":"y"}"# + "\n"
+
+  @Test func aNegativeCountIsABadCountNotAMissingValue() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    for command in ["next", "history"] {
+      let result = try cli.run([command, "-n", "-1"])
+      #expect(result.status != 0)
+      #expect(result.stderr.contains("-n must be 0 or more"), "\(command): \(result.stderr)")
+    }
+  }
+
+  @Test func typesAreNamedByNameOrLabelInAnyCaseWithASuggestion() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let path = try cli.write("d.jsonl", deck)
+    let disabled = try cli.run(["--deck", path, "disable", "FACT"])
+    #expect(disabled.status == 0, "\(disabled.stderr)")
+    let types = try cli.run(["--deck", path, "types", "--json"])
+    #expect(types.objects.first { $0["name"] as? String == "fact" }?["enabled"] as? Bool == false)
+    let typo = try cli.run(["--deck", path, "enable", "facs"])
+    #expect(typo.status != 0)
+    #expect(typo.stderr.contains("unknown type 'facs'; did you mean 'fact'?"), "\(typo.stderr)")
+  }
+
+  @Test func aMissingDeckIsAnError() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let result = try cli.run(["--deck", cli.home + "/missing.jsonl", "next"])
+    #expect(result.status == 66)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("cannot read the deck") && result.stderr.contains("missing.jsonl"))
+  }
+
+  @Test func anOutputThatCannotBeWrittenIsAnError() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let path = try cli.write("d.jsonl", deck)
+    for arguments in [["next"], ["types"], ["history"]] {
+      let result = try cli.run(["--deck", path] + arguments, output: "/dev/full")
+      #expect(result.status == 1, "\(arguments)")
+      #expect(result.stderr.contains("cannot write the output"), "\(arguments): \(result.stderr)")
+    }
+  }
+
+  @Test func deckCheckSaysWhatItFoundWhenAllIsWell() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let path = try cli.write("d.jsonl", deck)
+    let result = try cli.run(["deck", "check", path])
+    #expect(result.status == 0)
+    #expect(result.stdout == "2 cards in 1 deck, no problems\n")
+  }
+
+  @Test func theVersionIsPrinted() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let result = try cli.run(["--version"])
+    #expect(result.status == 0 && result.stdout == "0.2.0\n", "\(result.stdout)")
+  }
+}
