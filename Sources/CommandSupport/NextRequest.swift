@@ -18,16 +18,22 @@ public struct NextRequest: Equatable, Sendable {
   public var width: Int?
   public var height: Int?
   public var json = false
+  /// Print what the card keeps for its whole view too: a trivia answer, a punchline.
+  public var reveal = false
+  /// Only short or only long cards, as fortune's `-s` and `-l`.
+  public var length: CardLength?
 
   public init(
     globals: Globals = Globals(), count: Int = 1, width: Int? = nil, height: Int? = nil,
-    json: Bool = false
+    json: Bool = false, reveal: Bool = false, length: CardLength? = nil
   ) {
     self.globals = globals
     self.count = count
     self.width = width
     self.height = height
     self.json = json
+    self.reveal = reveal
+    self.length = length
   }
 
   /// Up to this many cards are dealt on the calling thread; more go through a `Feed`, whose
@@ -35,10 +41,18 @@ public struct NextRequest: Equatable, Sendable {
   /// the feed). Both deal the same cards for the same seed and lookahead.
   public static let serialLimit = 256
 
-  /// The text area: `--width` and `--height`, else the terminal's size, else 60 by 12.
+  /// The text area: `--width` and `--height`, else the terminal's size; when the output is not
+  /// a terminal, 60 columns and the whole card (as fortune prints a whole fortune).
   public var area: TextArea {
     let size = TerminalSize.ofStandardOutput()
-    return TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? 12)
+    return TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? .max)
+  }
+
+  /// The card, or an error that skips it (the engine deals another of its type) when the
+  /// length filter does not admit it.
+  func admitted(_ card: Card) throws -> Card {
+    guard let length, !length.admits(card) else { return card }
+    throw FilteredOut()
   }
 
   /// Deals more than `serialLimit` cards of `catalog`'s `enabled` types through a concurrent
@@ -49,7 +63,9 @@ public struct NextRequest: Equatable, Sendable {
   ) async throws -> [PreparedCard] {
     // A connection of its own for the preparations: the store's is shared with its writes.
     let feed = Feed(
-      source: DeckSource(catalog: catalog, reader: try CardReader(path: stateDatabase)),
+      source: FilteredSource(
+        base: DeckSource(catalog: catalog, reader: try CardReader(path: stateDatabase)),
+        admit: admitted),
       catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
       area: area, inDealOrder: true)
     feed.start()
@@ -75,7 +91,7 @@ public struct NextRequest: Equatable, Sendable {
     do throws(FeedUnavailable) {
       return try SerialDeal.cards(
         count, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured),
-        seed: seed, area: area, fetch: source.card)
+        seed: seed, area: area, fetch: { try admitted(source.card(type: $0, ordinal: $1)) })
     } catch {
       throw CLIError(error.description)
     }
@@ -94,21 +110,72 @@ public struct NextRequest: Equatable, Sendable {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
-  /// Prints the cards: their lines with a blank line between cards, or one JSON object each.
-  public func print(_ cards: [PreparedCard]) throws(CLIError) {
+  /// The source of the cards the project wrote itself.
+  public static let ownSource = "ctfo"
+
+  /// Prints the cards as fortune does, `%` on a line between two, each under its type's
+  /// label, with its source (and its answer with `--reveal`); or one JSON object each.
+  /// `labels` are the types' labels by name.
+  public func print(_ cards: [PreparedCard], labels: [String: String]) throws(CLIError) {
     var out = StandardOutput()
     for (i, card) in cards.enumerated() {
+      let label = Sanitizer.sanitizeLine(labels[card.card.type] ?? card.card.type)
+      let answer = reveal ? card.card.reveal : nil
+      // A card with an answer keeps its source with the answer: a trivia source may give it.
+      // The project's own cards (source "ctfo") cite nothing.
+      let cited = (card.card.reveal == nil || reveal) && card.card.source != Self.ownSource
       if json {
         out.jsonObject([
-          "id": .string(card.card.id), "type": .string(card.card.type),
+          "id": .string(card.card.id), "type": .string(card.card.type), "label": .string(label),
           "title": .string(card.card.title), "lines": .strings(card.layout.lines),
-          "truncated": .bool(card.layout.truncated),
+          "truncated": .bool(card.layout.truncated), "reveal": .string(answer),
+          "source": .string(cited ? card.card.source : nil),
+          "url": .string(cited ? card.card.url : nil),
         ])
-      } else {
-        if i > 0 { out.line("") }
-        for line in card.layout.lines { out.line(line) }
+        continue
       }
+      if i > 0 { out.line("%") }
+      out.line("[\(label)]")
+      for line in card.layout.lines { out.line(line) }
+      if let answer, !answer.isEmpty {
+        out.line("")
+        let width = card.layout.lines.map(DisplayWidth.of).max() ?? 60
+        for line in CardLayout.layout(title: nil, body: answer, width: max(width, 20), height: .max)
+          .lines
+        {
+          out.line(line)
+        }
+      }
+      if cited, let source = card.card.source, !source.isEmpty { out.line("  -- " + source) }
+      if cited, let url = card.card.url, !url.isEmpty { out.line("  " + url) }
     }
     try out.finish()
+  }
+}
+
+/// Fortune's `-s` and `-l`: cards of at most, or more than, 160 characters (title and body).
+public enum CardLength: String, Sendable, Hashable, CaseIterable {
+  case short, long
+
+  public static let limit = 160
+
+  public func admits(_ card: Card) -> Bool {
+    let length = (card.title?.count ?? 0) + card.body.count
+    return self == .short ? length <= Self.limit : length > Self.limit
+  }
+}
+
+/// A card the length filter left out.
+struct FilteredOut: Error {}
+
+/// A source whose cards pass `admit` first; one it refuses is skipped, as a failed fetch is.
+struct FilteredSource<Base: CardSource>: CardSource {
+  let base: Base
+  let admit: @Sendable (Card) throws -> Card
+
+  func catalog() async throws -> [TypeCount] { try await base.catalog() }
+
+  func fetch(type: String, ordinal: Int) async throws -> Card {
+    try admit(try await base.fetch(type: type, ordinal: ordinal))
   }
 }

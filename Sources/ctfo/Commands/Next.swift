@@ -12,9 +12,12 @@ struct Next: ParsableCommand {
     commandName: "next",
     abstract: "Print the next cards of the feed, laid out as the app would.",
     discussion: """
-      The cards go to history (in one transaction). W and H default to the terminal's size when \
-      standard output is a terminal, else 60 and 12. With --json, one object per line: \
-      {"id", "type", "title", "lines", "truncated"}.
+      Like fortune: each card under its type's label, `%` on a line between two cards, its \
+      source at the end. A trivia answer or a punchline (and a trivia card's source, which may \
+      give the answer away) shows only with --reveal. The cards go to history (in one \
+      transaction). W and H default to the terminal's size when standard output is a \
+      terminal; otherwise W is 60 and the whole card is printed. With --json, one object per \
+      line: {"id", "type", "label", "title", "lines", "truncated", "reveal", "source", "url"}.
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -23,16 +26,24 @@ struct Next: ParsableCommand {
   @Option(name: .long, help: "Columns of the text area.") var width: Int?
   @Option(name: .long, help: "Lines of the text area.") var height: Int?
   @Flag(name: .long, help: "One JSON object per card and line.") var json = false
+  @Flag(name: .long, help: "Print the answers and punchlines too (and trivia sources).")
+  var reveal = false
+  @Flag(name: .short, help: "Only short cards (at most 160 characters), as fortune -s.")
+  var s = false
+  @Flag(name: .short, help: "Only long cards (more than 160 characters), as fortune -l.")
+  var l = false
 
   func validate() throws {
     guard n >= 0 else { throw ValidationError("-n must be 0 or more") }
     if let width, width < 1 { throw ValidationError("--width must be at least 1") }
     if let height, height < 1 { throw ValidationError("--height must be at least 1") }
+    if s && l { throw ValidationError("-s and -l cannot be given together") }
   }
 
   func run() throws {
     let request = NextRequest(
-      globals: global.values, count: n, width: width, height: height, json: json)
+      globals: global.values, count: n, width: width, height: height, json: json,
+      reveal: reveal, length: s ? .short : l ? .long : nil)
     let launch = try Launch(global.values)
     let lookahead = launch.configuration.lookahead
     let cards: [PreparedCard]
@@ -55,7 +66,9 @@ struct Next: ParsableCommand {
       }
       _ = try launch.state.appendShown(cards.map(\.card), time: NextRequest.now())
     }
-    try request.print(cards)
+    let labels = Dictionary(
+      try launch.index.catalog().map { ($0.type.name, $0.type.label) }) { a, _ in a }
+    try request.print(cards, labels: labels)
   }
 
   private func types(_ launch: Launch) throws -> (catalog: [TypeCount], enabled: Set<String>) {

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// `ctfo next` as fortune's users expect it (issue 12, item 4): `%` between cards, the type's
+/// label, the whole card when the output is not a terminal, answers only with --reveal, the
+/// source where it gives nothing away, and fortune's -s and -l.
+@Suite struct FortuneOutputTests {
+  private let deck = [
+    #"{"deck":"t","types":{"quiz":{"label":"Quiz"},"note":{"label":"Note"}}}"#,
+    #"{"id":"q1","type":"quiz","title":"Capital?","body":"Which city?","reveal":"Canberra","source":"Atlas: Canberra","url":"https://example.org/canberra"}"#,
+    #"{"id":"n1","type":"note","title":"Long","body":""# + String(repeating: "word ", count: 60)
+      + #"","source":"Notebook","url":"https://example.org/n1"}"#,
+  ].joined(separator: "\n") + "\n"
+
+  private func run(_ extra: [String]) throws -> CommandLine.Result {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let path = try cli.write("t.jsonl", deck)
+    return try cli.run(["--deck", path, "next", "-n", "2", "--seed", "1", "--width", "40"] + extra)
+  }
+
+  @Test func cardsAreSeparatedByAPercentLineUnderTheirLabels() throws {
+    let result = try run([])
+    #expect(result.status == 0, "\(result.stderr)")
+    let blocks = result.stdout.split(separator: "\n%\n").map(String.init)
+    #expect(blocks.count == 2)
+    #expect(Set(blocks.map { $0.split(separator: "\n").first.map(String.init) ?? "" }) == ["[Quiz]", "[Note]"])
+  }
+
+  @Test func theWholeCardIsPrintedWhenTheOutputIsNotATerminal() throws {
+    let note = try run(["--json"]).objects.first { $0["id"] as? String == "n1" }
+    let lines = try #require(note?["lines"] as? [String])
+    #expect(lines.count > 8 && note?["truncated"] as? Bool == false)
+    let cut = try run(["--json", "--height", "4"]).objects.first { $0["id"] as? String == "n1" }
+    #expect(cut?["truncated"] as? Bool == true && (cut?["lines"] as? [String])?.count == 4)
+  }
+
+  @Test func answersAndTheirSourcesShowOnlyWithReveal() throws {
+    let plain = try run([])
+    #expect(!plain.stdout.contains("Canberra"), "\(plain.stdout)")
+    #expect(plain.stdout.contains("-- Notebook") && plain.stdout.contains("https://example.org/n1"))
+    let revealed = try run(["--reveal"])
+    #expect(revealed.stdout.contains("Canberra") && revealed.stdout.contains("-- Atlas: Canberra"))
+    let json = try run(["--json"]).objects.first { $0["id"] as? String == "q1" }
+    #expect(json?["reveal"] is NSNull && json?["source"] is NSNull && json?["label"] as? String == "Quiz")
+    let shown = try run(["--json", "--reveal"]).objects.first { $0["id"] as? String == "q1" }
+    #expect(shown?["reveal"] as? String == "Canberra" && shown?["url"] as? String == "https://example.org/canberra")
+  }
+
+  @Test func shortAndLongFilterAsFortunesDo() throws {
+    let short = try run(["-n", "3", "-s", "--json"]).objects.compactMap { $0["id"] as? String }
+    #expect(short == ["q1", "q1", "q1"])
+    let long = try run(["-n", "3", "-l", "--json"]).objects.compactMap { $0["id"] as? String }
+    #expect(long == ["n1", "n1", "n1"])
+    let both = try run(["-s", "-l"])
+    #expect(both.status != 0 && both.stderr.contains("-s and -l cannot be given together"))
+  }
+}
