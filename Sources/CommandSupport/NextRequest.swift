@@ -56,11 +56,13 @@ public struct NextRequest: Equatable, Sendable {
   }
 
   /// Deals more than `serialLimit` cards of `catalog`'s `enabled` types through a concurrent
-  /// `Feed` (both cores prepare), in deal order; `stateDatabase` is the database's path and
-  /// `lookahead` the configured one.
+  /// `Feed` (both cores prepare), in deal order, and hands them to `chunk` a thousand at a
+  /// time, as they come; `chunk` returns false to stop (the reader went away).
+  /// `stateDatabase` is the database's path and `lookahead` the configured one.
   public func deal(
-    catalog: [TypeCount], enabled: Set<String>, stateDatabase: String, lookahead configured: Int
-  ) async throws -> [PreparedCard] {
+    catalog: [TypeCount], enabled: Set<String>, stateDatabase: String, lookahead configured: Int,
+    chunk: ([PreparedCard]) throws -> Bool
+  ) async throws {
     // A connection of its own for the preparations: the store's is shared with its writes.
     let feed = Feed(
       source: FilteredSource(
@@ -71,16 +73,22 @@ public struct NextRequest: Equatable, Sendable {
     feed.start()
     defer { feed.stop() }
     var dealt: [PreparedCard] = []
-    dealt.reserveCapacity(count)
-    while dealt.count < count {
+    var left = count
+    while left > 0 {
       switch await feed.next() {
       case .card(let card): dealt.append(card)
       case .unavailable(let message): throw CLIError(message)
       case .loading: continue
       }
+      left -= 1
+      guard dealt.count == Self.chunkSize || left == 0 else { continue }
+      guard try chunk(dealt) else { return }
+      dealt.removeAll(keepingCapacity: true)
     }
-    return dealt
   }
+
+  /// Cards handed over at a time by a large deal: printed, then recorded in one transaction.
+  static let chunkSize = 1024
 
   /// Deals the cards on the calling thread (for up to `serialLimit` cards: the same cards
   /// `deal` gives).
@@ -112,44 +120,76 @@ public struct NextRequest: Equatable, Sendable {
 
   /// The source of the cards the project wrote itself.
   public static let ownSource = "ctfo"
+}
 
-  /// Prints the cards as fortune does, `%` on a line between two, each under its type's
-  /// label, with its source (and its answer with `--reveal`); or one JSON object each.
+/// Writes the cards of `ctfo next` as fortune does, `%` on a line between two, each under its
+/// type's label, with its source (and its answer with `--reveal`); or one JSON object each.
+///
+/// It tells how many cards of each batch reached the output whole, so that history records
+/// what was printed and nothing else.
+public struct CardPrinter {
+  private let request: NextRequest
+  private let labels: [String: String]
+  private var out = StandardOutput()
+  private var started = false
+  /// True once the reader went away (a closed pipe): stop dealing; it is not an error.
+  public private(set) var closed = false
+
   /// `labels` are the types' labels by name.
-  public func print(_ cards: [PreparedCard], labels: [String: String]) throws(CLIError) {
-    var out = StandardOutput()
-    for (i, card) in cards.enumerated() {
-      let label = Sanitizer.sanitizeLine(labels[card.card.type] ?? card.card.type)
-      let answer = reveal ? card.card.reveal : nil
-      // A card with an answer keeps its source with the answer: a trivia source may give it.
-      // The project's own cards (source "ctfo") cite nothing.
-      let cited = (card.card.reveal == nil || reveal) && card.card.source != Self.ownSource
-      if json {
-        out.jsonObject([
-          "id": .string(card.card.id), "type": .string(card.card.type), "label": .string(label),
-          "title": .string(card.card.title), "lines": .strings(card.layout.lines),
-          "truncated": .bool(card.layout.truncated), "reveal": .string(answer),
-          "source": .string(cited ? card.card.source : nil),
-          "url": .string(cited ? card.card.url : nil),
-        ])
-        continue
-      }
-      if i > 0 { out.line("%") }
-      out.line("[\(label)]")
-      for line in card.layout.lines { out.line(line) }
-      if let answer, !answer.isEmpty {
-        out.line("")
-        let width = card.layout.lines.map(DisplayWidth.of).max() ?? 60
-        for line in CardLayout.layout(title: nil, body: answer, width: max(width, 20), height: .max)
-          .lines
-        {
-          out.line(line)
-        }
-      }
-      if cited, let source = card.card.source, !source.isEmpty { out.line("  -- " + source) }
-      if cited, let url = card.card.url, !url.isEmpty { out.line("  " + url) }
+  public init(_ request: NextRequest, labels: [String: String]) {
+    self.request = request
+    self.labels = labels
+  }
+
+  /// Writes `cards` and returns how many reached the output whole. Throws when the output
+  /// fails for another reason than a closed pipe (a full disk).
+  public mutating func write(_ cards: [PreparedCard]) throws(CLIError) -> Int {
+    guard !closed else { return 0 }
+    var ends: [Int] = []
+    for card in cards {
+      render(card)
+      ends.append(out.offset)
     }
-    try out.finish()
+    out.flush()
+    if let failure = out.failure {
+      guard failure == EPIPE else {
+        throw CLIError("cannot write the output: \(Errors.text(failure))")
+      }
+      closed = true
+    }
+    let written = out.bytesWritten
+    return ends.prefix { $0 <= written }.count
+  }
+
+  private mutating func render(_ card: PreparedCard) {
+    let label = Sanitizer.sanitizeLine(labels[card.card.type] ?? card.card.type)
+    let answer = request.reveal ? card.card.reveal : nil
+    // A card with an answer keeps its source with the answer: a trivia source may give it.
+    // The project's own cards (source "ctfo") cite nothing.
+    let cited =
+      (card.card.reveal == nil || request.reveal) && card.card.source != NextRequest.ownSource
+    if request.json {
+      return out.jsonObject([
+        "id": .string(card.card.id), "type": .string(card.card.type), "label": .string(label),
+        "title": .string(card.card.title.map(Sanitizer.sanitizeLine)),
+        "lines": .strings(card.layout.lines), "truncated": .bool(card.layout.truncated),
+        "reveal": .string(answer), "source": .string(cited ? card.card.source : nil),
+        "url": .string(cited ? card.card.url : nil),
+      ])
+    }
+    if started { out.line("%") }
+    started = true
+    out.line("[\(label)]")
+    for line in card.layout.lines { out.line(line) }
+    if let answer, !answer.isEmpty {
+      out.line("")
+      let width = max(card.layout.lines.map(DisplayWidth.of).max() ?? 60, 20)
+      for line in CardLayout.layout(title: nil, body: answer, width: width, height: .max).lines {
+        out.line(line)
+      }
+    }
+    if cited, let source = card.card.source, !source.isEmpty { out.line("  -- " + source) }
+    if cited, let url = card.card.url, !url.isEmpty { out.line("  " + url) }
   }
 }
 

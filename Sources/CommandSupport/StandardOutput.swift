@@ -7,8 +7,12 @@
 /// Collects output and writes it to stdout in large blocks.
 public struct StandardOutput {
   private var buffer: [UInt8] = []
-  /// The first write error (errno), kept until `finish` reports it.
-  private var failure: Int32?
+  /// The first write error (errno); nothing more is written after it.
+  public private(set) var failure: Int32?
+  /// The bytes written so far.
+  public private(set) var bytesWritten = 0
+  /// Where the next byte appended will be, counted from the first byte ever appended.
+  public var offset: Int { bytesWritten + buffer.count }
 
   public init() { buffer.reserveCapacity(1 << 16) }
 
@@ -78,6 +82,7 @@ public struct StandardOutput {
     guard !buffer.isEmpty, failure == nil else { return buffer.removeAll(keepingCapacity: true) }
     failure = buffer.withUnsafeBytes { raw -> Int32? in
       var offset = 0
+      defer { bytesWritten += offset }
       while offset < raw.count {
         let n = write(1, raw.baseAddress! + offset, raw.count - offset)
         if n < 0, errno == EINTR { continue }

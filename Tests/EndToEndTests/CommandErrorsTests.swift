@@ -43,6 +43,7 @@ import Testing
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
     let path = try cli.write("d.jsonl", deck)
+    #expect(try cli.run(["--deck", path, "next"]).status == 0)
     for arguments in [["next"], ["types"], ["history"]] {
       let result = try cli.run(["--deck", path] + arguments, output: "/dev/full")
       #expect(result.status == 1, "\(arguments)")

@@ -56,3 +56,31 @@ import Testing
     #expect(both.status != 0 && both.stderr.contains("-s and -l cannot be given together"))
   }
 }
+
+/// `ctfo next -n 1000000 | head -3` (issue 12, item 5): cards are written as they are dealt,
+/// the program stops when its reader goes away, and history holds only what was printed.
+@Suite struct StreamingNextTests {
+  @Test func aReaderThatGoesAwayStopsTheDealAndHistoryHoldsWhatWasPrinted() throws {
+    let cli = try CommandLine()
+    defer { cli.remove() }
+    #expect(try cli.run(["next"]).status == 0)  // the decks are indexed
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = ["-c", "'\(cli.program)' next -n 1000000 | head -3; echo \"status=$?\""]
+    var environment = ProcessInfo.processInfo.environment
+    environment.merge(cli.environment) { _, new in new }
+    shell.environment = environment
+    let output = Pipe()
+    shell.standardOutput = output
+    let started = Date()
+    try shell.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    shell.waitUntilExit()
+    let seconds = Date().timeIntervalSince(started)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 5 && lines[3] == "status=0", "\(text)")
+    #expect(seconds < 5, "took \(seconds) s: a million cards were dealt before the first line")
+    let history = try cli.run(["history", "-n", "1000000", "--json"]).objects
+    #expect(history.count > 1 && history.count <= 1 + 2048, "\(history.count) rows")
+  }
+}

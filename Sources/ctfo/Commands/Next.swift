@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import ArgumentParser
 import CommandSupport
 import FeedCore
@@ -46,29 +51,34 @@ struct Next: ParsableCommand {
       reveal: reveal, length: s ? .short : l ? .long : nil)
     let launch = try Launch(global.values)
     let lookahead = launch.configuration.lookahead
-    let cards: [PreparedCard]
+    let (catalog, enabled) = try types(launch)
+    let labels = Dictionary(catalog.map { ($0.type.name, $0.type.label) }) { a, _ in a }
+    // A reader that goes away (`ctfo next | head`) is a closed pipe to stop at, not a signal
+    // to die of: history then records exactly the cards that were printed.
+    signal(SIGPIPE, SIG_IGN)
+    let state = launch.state
     if n <= NextRequest.serialLimit {
-      // Dealt on this thread, no task started; the reads and the history rows share one
-      // transaction (one round of SQLite's locks, one commit).
-      cards = try launch.database.transaction {
-        let (catalog, enabled) = try types(launch)
-        let cards = try request.dealSerially(
+      // Dealt on this thread, no task started.
+      let cards = try launch.database.transaction {
+        try request.dealSerially(
           catalog: catalog, enabled: enabled, reader: launch.index.reader(), lookahead: lookahead)
-        _ = try launch.state.appendShown(cards.map(\.card), time: NextRequest.now())
-        return cards
       }
-    } else {
-      let (catalog, enabled) = try types(launch)
-      let path = launch.paths.stateDatabase
-      cards = try Blocking.wait {
-        try await request.deal(
-          catalog: catalog, enabled: enabled, stateDatabase: path, lookahead: lookahead)
-      }
-      _ = try launch.state.appendShown(cards.map(\.card), time: NextRequest.now())
+      var printer = CardPrinter(request, labels: labels)
+      let printed = try printer.write(cards)
+      _ = try state.appendShown(cards.prefix(printed).map(\.card), time: NextRequest.now())
+      return
     }
-    let labels = Dictionary(
-      try launch.index.catalog().map { ($0.type.name, $0.type.label) }) { a, _ in a }
-    try request.print(cards, labels: labels)
+    let path = launch.paths.stateDatabase
+    try Blocking.wait {
+      var printer = CardPrinter(request, labels: labels)
+      try await request.deal(
+        catalog: catalog, enabled: enabled, stateDatabase: path, lookahead: lookahead
+      ) { chunk in
+        let printed = try printer.write(chunk)
+        _ = try state.appendShown(chunk.prefix(printed).map(\.card), time: NextRequest.now())
+        return !printer.closed
+      }
+    }
   }
 
   private func types(_ launch: Launch) throws -> (catalog: [TypeCount], enabled: Set<String>) {
