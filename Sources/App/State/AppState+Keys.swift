@@ -1,12 +1,14 @@
 import FeedCore
 
 extension AppState {
-  /// A key press: clears the transient message, finishes a slide-out at once, and goes to the
-  /// screen that has the keys.
+  /// A key press: Ctrl-C quits; under the minimum size no other key but `q` and `?` acts.
+  /// Clears the transient message, finishes a slide-out at once, and goes to the screen that
+  /// has the keys.
   mutating func press(_ key: Key) -> [AppEffect] {
+    if key == .control("c") { return [.quit] }
+    guard actsAtThisSize(key) else { return [] }
     message = nil
     slide = nil
-    if key == .control("c") { return [.quit] }
     switch mode {
     case .feed: return pressOnFeed(key)
     case .history(let browser): return pressInHistory(key, browser)
@@ -15,6 +17,13 @@ extension AppState {
     case .help(let origin): return pressInHelp(key, origin: origin)
     case .confirm(let question): return answer(key, question)
     }
+  }
+
+  /// True when `key` acts on a terminal of the current size: any key when it shows the
+  /// screens, only quit and help when it is too small to show a card.
+  private func actsAtThisSize(_ key: Key) -> Bool {
+    Geometry.fits(width: width, height: height) || key == .character("q")
+      || key == .character("?")
   }
 
   private mutating func pressOnFeed(_ key: Key) -> [AppEffect] {
