@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12, item 2: keys under "Too small", in the release binary.
+/// Issue 12, items 2 and 3: keys under "Too small" and keys typed ahead, in the release binary.
 @Suite(.serialized) struct KeysTests {
   private let deck = TestDeck.make(facts: 10, words: 10)
 
@@ -37,6 +37,21 @@ import Testing
     let rows = try history(cli, app)
     #expect(rows.count == 1)
     #expect(rows.allSatisfy { $0["reaction"] is NSNull }, "\(rows)")
+  }
+
+  @Test func fourKeysTypedAheadSwipeFourCards() async throws {
+    let app = try AppUnderTest(deck: deck)
+    defer { app.stop() }
+    let cli = try commandLine(for: app)
+    defer { cli.remove() }
+    let first = try await app.waitForShownCard(after: nil)
+    #expect(first.position == "#1")
+    try app.tmux.type("llll")
+    try await app.tmux.waitFor("the fifth card") { AppUnderTest.shownCard($0)?.position == "#5" }
+    let rows = try history(cli, app).sorted { ($0["index"] as! Int) < ($1["index"] as! Int) }
+    #expect(rows.count == 5)
+    #expect(rows.prefix(4).allSatisfy { $0["reaction"] as? String == "TFU" }, "\(rows)")
+    #expect(rows.last?["reaction"] is NSNull, "\(rows)")
   }
 
   /// Polls `condition` until it holds, failing after ten seconds.
