@@ -45,11 +45,12 @@ import Testing
     #expect(state.slide?.direction == direction)
   }
 
-  @Test func swipesOnThePlaceholderDoNothing() {
+  @Test func aSwipeOnThePlaceholderWaitsForTheCard() {
     var state = AppState(width: 80, height: 24)
-    let before = state
     #expect(state.reduce(.key(.right)) == [])
-    #expect(state == before)
+    var expected = AppState(width: 80, height: 24)
+    expected.typedAhead = [.right]
+    #expect(state == expected)
   }
 
   @Test func theSlideOutPlaysItsFramesThenEnds() {

@@ -63,6 +63,14 @@ final class AppUnderTest {
     return Self.child(of: shell)
   }
 
+  /// The bytes the app's main thread (its run loop: keys and wake-ups) has read so far.
+  func bytesReadByTheRunLoop() throws -> Int {
+    guard let pid = try appPID() else { throw TmuxDriver.Failure(description: "no app") }
+    let io = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/io", encoding: .utf8)
+    let line = io.split(separator: "\n").first { $0.hasPrefix("rchar:") } ?? ""
+    return Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+  }
+
   /// The title of the card on screen ("Fact 07", "Word 12"), if one is shown.
   static func cardTitle(_ screen: [String]) -> String? {
     for row in screen {

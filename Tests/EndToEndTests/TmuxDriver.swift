@@ -27,6 +27,9 @@ final class TmuxDriver {
   /// Sends tmux key names ("Right", "Enter", "Escape", "q", "Space", "BSpace").
   func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys) }
 
+  /// Types `text` literally, every character in one write ("llll": four keys at once).
+  func type(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
+
   /// The screen now, one string per row, trailing blanks removed; with `escapes`, the SGR
   /// sequences of the cells' styles too.
   func screen(escapes: Bool = false) throws -> [String] {

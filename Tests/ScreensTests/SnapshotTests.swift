@@ -96,8 +96,12 @@ import Testing
   @Test func tooSmall() {
     var state = Fixtures.showing(Fixtures.asciiCard, width: 15, height: 5)
     snapshots.assert(render(state), named: "too-small")
-    _ = state.reduce(.resized(width: 19, height: 24))
+    _ = state.reduce(.resized(width: Geometry.minimumWidth - 1, height: 24))
     #expect(render(state).lines.joined().contains("Too small"))
+    _ = state.reduce(.resized(width: 80, height: Geometry.minimumHeight - 1))
+    #expect(render(state).lines.joined().contains("Too small"))
+    _ = state.reduce(.resized(width: Geometry.minimumWidth, height: Geometry.minimumHeight))
+    #expect(!render(state).lines.joined().contains("Too small"))
   }
 
   /// Every size down to 1x1 renders without a crash, in every mode, and draws something.

@@ -1,12 +1,46 @@
 import FeedCore
 
 extension AppState {
-  /// A key press: clears the transient message, finishes a slide-out at once, and goes to the
-  /// screen that has the keys.
+  /// A key press: Ctrl-C quits; under the minimum size no other key but `q` and `?` acts. A
+  /// key that must wait its turn is typed ahead; any other is handled now.
   mutating func press(_ key: Key) -> [AppEffect] {
+    if key == .control("c") { return [.quit] }
+    guard actsAtThisSize(key) else { return [] }
+    guard !waitsItsTurn(key) else {
+      typedAhead.append(key)
+      return []
+    }
+    return handle(key)
+  }
+
+  /// True when `key` must wait: keys typed ahead are waiting, or it is a swipe and the
+  /// placeholder stands for the card it will swipe. While saving fails, `q` quits at once: the
+  /// card the keys wait for comes only once its history row is saved.
+  private func waitsItsTurn(_ key: Key) -> Bool {
+    if key == .character("q") && saveProblem != nil { return false }
+    return !typedAhead.isEmpty || (isWaitingForCard && Self.swipeDirection(key) != nil)
+  }
+
+  /// True while the feed screen shows the placeholder: the next card is on its way.
+  private var isWaitingForCard: Bool { mode == .feed && feed == .loading }
+
+  /// Handles keys typed ahead, oldest first, until one asks for work (its result comes back as
+  /// an action, which replays the rest) or the placeholder shows again.
+  mutating func replayTypedAhead() -> [AppEffect] {
+    while !typedAhead.isEmpty && !isWaitingForCard {
+      let key = typedAhead.removeFirst()
+      guard actsAtThisSize(key) else { continue }
+      let effects = handle(key)
+      if !effects.isEmpty { return effects }
+    }
+    return []
+  }
+
+  /// Clears the transient message, finishes a slide-out at once, and goes to the screen that
+  /// has the keys.
+  private mutating func handle(_ key: Key) -> [AppEffect] {
     message = nil
     slide = nil
-    if key == .control("c") { return [.quit] }
     switch mode {
     case .feed: return pressOnFeed(key)
     case .history(let browser): return pressInHistory(key, browser)
@@ -15,6 +49,13 @@ extension AppState {
     case .help(let origin): return pressInHelp(key, origin: origin)
     case .confirm(let question): return answer(key, question)
     }
+  }
+
+  /// True when `key` acts on a terminal of the current size: any key when it shows the
+  /// screens, only quit and help when it is too small to show a card.
+  private func actsAtThisSize(_ key: Key) -> Bool {
+    Geometry.fits(width: width, height: height) || key == .character("q")
+      || key == .character("?")
   }
 
   private mutating func pressOnFeed(_ key: Key) -> [AppEffect] {
@@ -41,8 +82,8 @@ extension AppState {
     }
   }
 
-  /// Swipes the card on screen: it slides out while the next one is taken. Swipes on the
-  /// placeholder do nothing.
+  /// Swipes the card on screen: it slides out while the next one is taken. Does nothing when no
+  /// card can come (`.unavailable`); a swipe on the placeholder waits in `typedAhead`.
   private mutating func swipe(_ direction: SwipeDirection) -> [AppEffect] {
     guard case .card(let card) = feed else { return [] }
     slide = SlideOut(card: card, direction: direction)

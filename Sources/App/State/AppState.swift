@@ -22,6 +22,9 @@ public struct AppState: Sendable, Hashable {
   public var saveProblem: String?
   /// Every known type by name: labels and colours.
   public var types: [String: CardType] = [:]
+  /// Keys typed while the placeholder stood for the next card, oldest first: they act, in
+  /// order, once it is on screen.
+  public var typedAhead: [Key] = []
 
   public init(width: Int, height: Int) {
     self.width = width
@@ -37,8 +40,14 @@ public struct AppState: Sendable, Hashable {
   /// True while the slide-out plays: the run loop then waits for at most one frame.
   public var isAnimating: Bool { slide != nil }
 
-  /// Applies an action; returns the effects for the run loop to perform, in order.
+  /// Applies an action; returns the effects for the run loop to perform, in order. When the
+  /// action asks for no work, the keys typed ahead that can act now act.
   public mutating func reduce(_ action: AppAction) -> [AppEffect] {
+    let effects = apply(action)
+    return effects.isEmpty ? replayTypedAhead() : effects
+  }
+
+  private mutating func apply(_ action: AppAction) -> [AppEffect] {
     switch action {
     case .key(let key): return press(key)
     case .resized(let w, let h): return resize(width: w, height: h)

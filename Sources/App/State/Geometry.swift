@@ -7,6 +7,9 @@ import FeedPipeline
 ///
 ///     Geometry.textArea(width: 80, height: 24)  // TextArea(width: 72, height: 18)
 public enum Geometry {
+  /// The smallest terminal anything but the "too small" message is drawn on.
+  public static let minimumWidth = 20
+  public static let minimumHeight = 6
   /// The widest body text: about 72 columns reads well.
   public static let maxTextWidth = 72
   /// The tallest body text: a card is short, and a taller box would be mostly empty.
@@ -18,6 +21,12 @@ public enum Geometry {
   public static let listTop = 2
   /// Rows under the settings list: a blank row, the deck problems, the hint bar.
   public static let settingsRowsBelow = 3
+
+  /// True when a terminal of `width` x `height` shows the screens; below it, no card or list is
+  /// visible, and only quit, help and resize act.
+  public static func fits(width: Int, height: Int) -> Bool {
+    width >= minimumWidth && height >= minimumHeight
+  }
 
   /// The body text area for a terminal of `width` x `height`: what the feed lays cards out to.
   public static func textArea(width: Int, height: Int) -> TextArea {

@@ -8,15 +8,11 @@ import CardText
 ///     AppScreen.render(state, into: &grid, colour: session.hasColour)
 ///     session.draw(grid)
 public enum AppScreen {
-  /// Below this size, only the "terminal too small" message is drawn.
-  public static let minimumWidth = 20
-  public static let minimumHeight = 6
-
   /// Renders `state` into `grid` (sized to the terminal), replacing every cell.
   public static func render(_ state: AppState, into grid: inout CellGrid, colour: Bool) {
     let palette = Palette(colour: colour)
     grid.clear(row: 0, column: 0, width: grid.width, height: grid.height)
-    guard grid.width >= minimumWidth, grid.height >= minimumHeight else {
+    guard Geometry.fits(width: grid.width, height: grid.height) else {
       return drawTooSmall(into: &grid, palette: palette)
     }
     drawMode(state.mode, state: state, into: &grid, palette: palette)
@@ -54,9 +50,9 @@ public enum AppScreen {
     }
   }
 
-  /// The message for a terminal under 20x6, wrapped to whatever fits, down to 1x1.
+  /// The message for a terminal under the minimum size, wrapped to whatever fits, down to 1x1.
   private static func drawTooSmall(into grid: inout CellGrid, palette: Palette) {
-    let text = "Too small: needs \(minimumWidth)x\(minimumHeight)"
+    let text = "Too small: needs \(Geometry.minimumWidth)x\(Geometry.minimumHeight)"
     let lines = CardLayout.layout(title: nil, body: text, width: grid.width, height: grid.height)
       .lines
     let top = max((grid.height - lines.count) / 2, 0)

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Issue 12, items 2 and 3: keys under "Too small" and keys typed ahead, in the release binary.
+@Suite(.serialized) struct KeysTests {
+  private let deck = TestDeck.make(facts: 10, words: 10)
+
+  /// A command line on the app's home.
+  private func commandLine(for app: AppUnderTest) throws -> CommandLine {
+    var cli = try CommandLine(bundled: false)
+    cli.environment["CTFO_HOME"] = app.home.path
+    return cli
+  }
+
+  /// The app's history, newest first, as `ctfo history --json` prints it.
+  private func history(_ cli: CommandLine, _ app: AppUnderTest) throws -> [[String: Any]] {
+    let deckFile = app.home.appendingPathComponent("test.jsonl").path
+    let result = try cli.run(["--deck", deckFile, "history", "-n", "100", "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    return result.objects
+  }
+
+  @Test func rightAtTenByFourSwipesNothing() async throws {
+    let app = try AppUnderTest(deck: deck, width: 10, height: 4)
+    defer { app.stop() }
+    let cli = try commandLine(for: app)
+    defer { cli.remove() }
+    try await app.tmux.waitFor(text: "Too")
+    try await waitUntil("the hidden card's row is written") { try !history(cli, app).isEmpty }
+    let before = try app.bytesReadByTheRunLoop()
+    try app.tmux.send("Right")
+    // The key is read before the resize, which the run loop would handle first if both waited.
+    try await waitUntil("the app reads the key") { try app.bytesReadByTheRunLoop() >= before + 3 }
+    try app.tmux.resize(width: 80, height: 24)
+    let shown = try await app.waitForShownCard(after: nil)
+    #expect(shown.position == "#1")
+    let rows = try history(cli, app)
+    #expect(rows.count == 1)
+    #expect(rows.allSatisfy { $0["reaction"] is NSNull }, "\(rows)")
+  }
+
+  @Test func fourKeysTypedAheadSwipeFourCards() async throws {
+    let app = try AppUnderTest(deck: deck)
+    defer { app.stop() }
+    let cli = try commandLine(for: app)
+    defer { cli.remove() }
+    let first = try await app.waitForShownCard(after: nil)
+    #expect(first.position == "#1")
+    try app.tmux.type("llll")
+    try await app.tmux.waitFor("the fifth card") { AppUnderTest.shownCard($0)?.position == "#5" }
+    let rows = try history(cli, app).sorted { ($0["index"] as! Int) < ($1["index"] as! Int) }
+    #expect(rows.count == 5)
+    #expect(rows.prefix(4).allSatisfy { $0["reaction"] as? String == "TFU" }, "\(rows)")
+    #expect(rows.last?["reaction"] is NSNull, "\(rows)")
+  }
+
+  /// Polls `condition` until it holds, failing after ten seconds.
+  private func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while try !condition() {
+      guard ContinuousClock.now < deadline else {
+        throw TmuxDriver.Failure(description: "timed out waiting until \(what)")
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+}
