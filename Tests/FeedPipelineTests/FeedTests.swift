@@ -168,7 +168,7 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     feed.stop()
   }
 
-  @Test func everyEnabledTypeGetsAnEqualShare() async throws {
+  @Test(.timeLimit(.minutes(5))) func everyEnabledTypeGetsAnEqualShare() async throws {
     let counts = ["a": 500, "b": 80, "c": 81, "d": 90, "e": 7, "f": 1000]
     let feed = try await makeFeed(InstantSource(counts: counts), seed: 42)
     feed.start()
