@@ -168,20 +168,20 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     feed.stop()
   }
 
-  @Test(.timeLimit(.minutes(5))) func everyEnabledTypeGetsAnEqualShare() async throws {
+  @Test(.timeLimit(.minutes(3))) func everyEnabledTypeGetsAnEqualShare() async throws {
     let counts = ["a": 500, "b": 80, "c": 81, "d": 90, "e": 7, "f": 1000]
     let feed = try await makeFeed(InstantSource(counts: counts), seed: 42)
     feed.start()
     var shown: [String: Int] = [:]
-    // A deadline to fail instead of hang, not a timing: a debug build on a loaded 2-core
-    // machine took 48 s here.
-    let types = try await within("30,000 cards", limit: .seconds(240)) {
+    // Shuffled rounds keep the shares within one card of each other, so 6,000 cards show it as
+    // well as 30,000 did, in a fifth of the time (30,000 took 20 to 48 s in a debug build).
+    let types = try await within("6,000 cards", limit: .seconds(120)) {
       var types: [String?] = []
-      for _ in 0..<30_000 { types.append(await feed.next().card?.type) }
+      for _ in 0..<6_000 { types.append(await feed.next().card?.type) }
       return types
     }
     for type in types { shown[type ?? "none", default: 0] += 1 }
-    for type in counts.keys { #expect(abs(shown[type]! - 5_000) <= 100, "\(shown)") }
+    for type in counts.keys { #expect(abs(shown[type]! - 1_000) <= 5, "\(shown)") }
     feed.stop()
   }
 
