@@ -67,3 +67,20 @@ import Testing
     #expect(result.status == 0 && result.stdout == "0.2.0\n", "\(result.stdout)")
   }
 }
+
+/// Deck text reaches standard output sanitised in every format (issue 13, item 7).
+@Suite struct UntrustedOutputTests {
+  @Test func labelsAndTitlesLoseBidiControlsAndTabsInJSON() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let deck = #"{"deck":"t","types":{"evil":{"label":"ab\u202Ecd"}}}"# + "\n"
+      + #"{"id":"e1","type":"evil","title":"a\tb","body":"x"}"# + "\n"
+    let path = try cli.write("t.jsonl", deck)
+    let types = try cli.run(["--deck", path, "types", "--json"])
+    #expect(!types.stdout.contains("\u{202E}") && !types.stdout.contains("\\u202e"))
+    #expect(types.objects.first?["label"] as? String == "abcd", "\(types.stdout)")
+    let next = try cli.run(["--deck", path, "next", "--json"])
+    let title = next.objects.first?["title"] as? String
+    #expect(title?.contains("\t") == false, "\(next.stdout)")
+  }
+}

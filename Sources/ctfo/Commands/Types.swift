@@ -19,10 +19,12 @@ struct Types: ParsableCommand {
       let type = entry.type
       let enabled = !disabled.contains(type.name)
       if json {
+        // Deck text is untrusted in JSON too: a reader may print it to a terminal.
+        let clean = { (text: String?) in text.map(Sanitizer.sanitizeLine) }
         out.jsonObject([
-          "name": .string(type.name), "label": .string(type.label), "enabled": .bool(enabled),
-          "cards": .int(entry.cards), "colour": .string(type.colour),
-          "description": .string(type.description),
+          "name": .string(clean(type.name)), "label": .string(clean(type.label)),
+          "enabled": .bool(enabled), "cards": .int(entry.cards),
+          "colour": .string(clean(type.colour)), "description": .string(clean(type.description)),
         ])
       } else {
         let name = Sanitizer.sanitizeLine(type.name)
