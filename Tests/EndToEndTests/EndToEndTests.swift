@@ -149,15 +149,21 @@ import Testing
     _ = try await app.waitForCard(after: nil)
   }
 
-  /// On screen: after Right a new title; after u the first card's title again.
+  /// On screen: after Right a new title; after u the first card's title again. After
+  /// quitting, the history holds no reaction for either card: the undo withdrew the TFU.
   @Test func undoBringsTheSwipedCardBack() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 10, words: 10))
     defer { app.stop() }
     let first = try await app.waitForCard(after: nil)
     try app.tmux.send("Right")
-    _ = try await app.waitForCard(after: first)
+    let second = try await app.waitForCard(after: first)
     try app.tmux.send("u")
     try await app.tmux.waitFor("\(first) back") { AppUnderTest.cardTitle($0) == first }
+    try app.tmux.send("q")
+    try await app.tmux.waitFor(text: "exit=0")
+    let recorded = try app.recordedReactions()
+    #expect(recorded[first] == .some(nil), "\(first)'s TFU was undone: \(recorded)")
+    #expect(recorded[second] == .some(nil), "\(second) was never swiped: \(recorded)")
   }
 
   /// On screen: after C-c, SIGTERM or SIGHUP the shell prints "exit=…", the alternate screen is
