@@ -51,6 +51,26 @@ final class AppUnderTest {
     return children.split(separator: " ").first.flatMap { Int32($0) }
   }
 
+  /// The reactions the app's home records, by title (the newest row of each title), read with
+  /// `ctfo history --json` on the app's home and deck. Run it after the app has quit: the
+  /// writes of a swipe are not ordered with the next card's drawing.
+  func recordedReactions(limit: Int = 1000) throws -> [String: String?] {
+    var cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    cli.environment["CTFO_HOME"] = home.path
+    let deck = home.appendingPathComponent("test.jsonl").path
+    let result = try cli.run(["--deck", deck, "history", "-n", "\(limit)", "--json"])
+    guard result.status == 0 else {
+      throw TmuxDriver.Failure(description: "ctfo history failed: \(result.stderr)")
+    }
+    var reactions: [String: String?] = [:]
+    for row in result.objects {
+      guard let title = row["title"] as? String, reactions[title] == nil else { continue }
+      reactions[title] = .some(row["reaction"] as? String)
+    }
+    return reactions
+  }
+
   /// Stops tmux and removes the home directory.
   func stop() {
     tmux.kill()
@@ -143,4 +163,69 @@ enum TestDeck {
   }
 
   private static func twoDigits(_ i: Int) -> String { i < 10 ? "0\(i)" : "\(i)" }
+}
+
+/// The card's box on a captured screen, and what is wrong with it.
+///
+/// Every character of a test deck's card and of the box takes one column, so a row's column is
+/// its character's offset in the captured row.
+struct CardBox {
+  var top: Int
+  var bottom: Int
+  var left: Int
+  var right: Int
+  /// The text between the borders, row by row, spaces collapsed.
+  var text: String
+
+  /// Finds the box (the first row with "┌", down to the row with "└" below it).
+  static func find(_ screen: [String]) -> CardBox? {
+    let rows = screen.map(Array.init)
+    guard let top = rows.firstIndex(where: { $0.contains("┌") }),
+      let left = rows[top].firstIndex(of: "┌"), let right = rows[top].lastIndex(of: "┐"),
+      let bottom = rows[(top + 1)...].firstIndex(where: { $0.contains("└") })
+    else { return nil }
+    let inner = rows[(top + 1)..<bottom].map { row in
+      String(row.count > left + 1 ? row[(left + 1)..<min(right, row.count)] : [])
+    }
+    let text = inner.joined(separator: " ").split(separator: " ").joined(separator: " ")
+    return CardBox(top: top, bottom: bottom, left: left, right: right, text: text)
+  }
+
+  /// What breaks "the card fits a `width`-column screen": the box is missing, a border leaves
+  /// its column on some row or lies past the last column, a row is wider than the screen, or
+  /// the title or body is not inside the box. Empty when the card is whole.
+  static func problems(_ screen: [String], width: Int, title: String, body: String) -> [String] {
+    guard let box = find(screen) else { return ["no card box"] }
+    var problems: [String] = []
+    let rows = screen.map(Array.init)
+    if box.right >= width { problems.append("the right border is at column \(box.right)") }
+    for (r, row) in rows.enumerated() where row.count > width {
+      problems.append("row \(r) is \(row.count) wide")
+    }
+    func at(_ r: Int, _ c: Int) -> Character? { c < rows[r].count ? rows[r][c] : nil }
+    if at(box.bottom, box.left) != "└" || at(box.bottom, box.right) != "┘" {
+      problems.append("the bottom row is not └…┘ under ┌…┐: \(screen[box.bottom])")
+    }
+    for r in (box.top + 1)..<box.bottom {
+      if at(r, box.left) != "│" || at(r, box.right) != "│" {
+        problems.append("row \(r) has no │ at columns \(box.left) and \(box.right): \(screen[r])")
+      }
+      if rows[r].count > box.right + 1,
+        rows[r][(box.right + 1)...].contains(where: { $0 != " " })
+      {
+        problems.append("row \(r) has text right of the box: \(screen[r])")
+      }
+    }
+    if !box.text.contains(title) { problems.append("the title \(title) is not in the box") }
+    if !box.text.contains(body) { problems.append("the body '\(body)' is not in the box") }
+    return problems
+  }
+}
+
+extension TestDeck {
+  /// The body TestDeck.make gives the card titled `title`: "Fact 07" has "Body of fact 7.".
+  static func body(of title: String) -> String {
+    let number = Int(title.suffix(2)) ?? 0
+    return title.hasPrefix("Fact") ? "Body of fact \(number)." : "Meaning of word \(number)."
+  }
 }

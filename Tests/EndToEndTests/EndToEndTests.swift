@@ -15,6 +15,11 @@ import Testing
     return titles
   }
 
+  /// On screen: 51 cards one after another, each a new title (no repeat); after Down the
+  /// history screen ("newest first") lists those titles newest first; Enter opens the one
+  /// selected (its body "of fact N." / "of word N." shown), Escape returns to the list, q to the
+  /// feed with the last card's title. Then, after quitting: the history records each swipe's
+  /// reaction as the key sent (Right TFU, Left TIFB, Up CTFO).
   @Test func swipeFiftyThenHistoryNewestFirstOpenOneAndReturn() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 40, words: 40))
     defer { app.stop() }
@@ -37,8 +42,25 @@ import Testing
     try app.tmux.send("q")
     let back = try await app.tmux.waitFor("the feed") { $0.contains { $0.contains("→ TFU") } }
     #expect(AppUnderTest.cardTitle(back) == titles.last)
+    try app.tmux.send("q")
+    try await app.tmux.waitFor(text: "exit=0")
+    try expectReactions(of: titles, in: app)
   }
 
+  /// The history records, for each card swiped by `swipe`, the reaction of the key sent
+  /// (Right TFU, Left TIFB, Up CTFO in turn), and none for the card left on screen.
+  private func expectReactions(of titles: [String], in app: AppUnderTest) throws {
+    let recorded = try app.recordedReactions()
+    for (i, title) in titles.dropLast().enumerated() {
+      let sent = ["TFU", "TIFB", "CTFO"][i % 3]
+      #expect(recorded[title] == .some(sent), "\(title) was swiped \(sent)")
+    }
+    #expect(recorded[titles.last!] == .some(nil), "\(titles.last!) is on screen, unswiped")
+  }
+
+  /// On screen: the settings page shows "[x] Word", then "[ ] Word" after Down Space; back on
+  /// the feed, the next 30 cards' titles are all "Fact NN". After quitting, the history records
+  /// each swipe's reaction as the key sent.
   @Test func aDisabledTypeIsNotShownInTheNextThirtyCards() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 40, words: 40))
     defer { app.stop() }
@@ -48,11 +70,17 @@ import Testing
     try app.tmux.send("Down", "Space")
     try await app.tmux.waitFor(text: "[ ] Word")
     try app.tmux.send("Escape")
-    let titles = try await swipe(30, in: app, from: first).dropFirst()
+    let shown = try await swipe(30, in: app, from: first)
+    let titles = shown.dropFirst()
     #expect(titles.count == 30)
     #expect(titles.allSatisfy { $0.hasPrefix("Fact") }, "\(titles)")
+    try app.tmux.send("q")
+    try await app.tmux.waitFor(text: "exit=0")
+    try expectReactions(of: shown, in: app)
   }
 
+  /// On screen: with one type, Space on it in the settings shows the refusal ("stay enabled")
+  /// and the type still checked, "[x] Fact".
   @Test func refusesToDisableTheLastType() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 3, words: 0))
     defer { app.stop() }
@@ -64,14 +92,26 @@ import Testing
     #expect(try app.tmux.screen().contains { $0.contains("[x] Fact") })
   }
 
+  /// On screen: at 30x10 the same card, whole: box closed (┌┐ over └┘), │ in one column on the
+  /// left and one on the right on every row, nothing right of it, the title and body inside;
+  /// at 15x5 "Too small"; back at 80x24 the feed ("→ TFU") with the same title, the pane alive.
   @Test func resizesSmallTooSmallAndBack() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 10, words: 10))
     defer { app.stop() }
     let title = try await app.waitForCard(after: nil)
     try app.tmux.resize(width: 30, height: 10)
-    try await app.tmux.waitFor("the card at 30x10") { screen in
-      screen.count >= 10 && screen.allSatisfy { $0.count <= 30 }
-        && AppUnderTest.cardTitle(screen) == title
+    // The app draws the card again for 30x10: its box closed, each border in one column on
+    // every row, no text outside it, its title and body inside (a frame caught half drawn is
+    // polled again; the last problems found are the failure).
+    var problems: [String] = []
+    do {
+      try await app.tmux.waitFor("the card whole at 30x10") { screen in
+        problems = CardBox.problems(screen, width: 30, title: title, body: TestDeck.body(of: title))
+        return problems.isEmpty
+      }
+    } catch {
+      Issue.record("the card at 30x10: \(problems)")
+      throw error
     }
     try app.tmux.resize(width: 15, height: 5)
     try await app.tmux.waitFor(text: "Too small")
@@ -81,6 +121,9 @@ import Testing
     #expect(try app.tmux.format("#{pane_dead}") == "0")
   }
 
+  /// On screen: while the card shows, the alternate screen is on; after q the shell prints
+  /// "exit=0", the alternate screen is off, no feed footer is left, and `stty` shows icanon and
+  /// echo back on.
   @Test func quitRestoresTheTerminal() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 5, words: 5))
     defer { app.stop() }
@@ -95,6 +138,8 @@ import Testing
     #expect(screen.contains { $0.contains("echo") && !$0.contains("-echo") })
   }
 
+  /// On screen: with every fetch 1.5 s slow, "Loading" first, then a card with the feed footer
+  /// ("→ TFU"), no key pressed.
   @Test func aSlowSourceShowsThePlaceholderThenTheCardWithNoKeyPressed() async throws {
     let app = try AppUnderTest(
       deck: TestDeck.make(facts: 5, words: 5),
@@ -104,16 +149,25 @@ import Testing
     _ = try await app.waitForCard(after: nil)
   }
 
+  /// On screen: after Right a new title; after u the first card's title again. After
+  /// quitting, the history holds no reaction for either card: the undo withdrew the TFU.
   @Test func undoBringsTheSwipedCardBack() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 10, words: 10))
     defer { app.stop() }
     let first = try await app.waitForCard(after: nil)
     try app.tmux.send("Right")
-    _ = try await app.waitForCard(after: first)
+    let second = try await app.waitForCard(after: first)
     try app.tmux.send("u")
     try await app.tmux.waitFor("\(first) back") { AppUnderTest.cardTitle($0) == first }
+    try app.tmux.send("q")
+    try await app.tmux.waitFor(text: "exit=0")
+    let recorded = try app.recordedReactions()
+    #expect(recorded[first] == .some(nil), "\(first)'s TFU was undone: \(recorded)")
+    #expect(recorded[second] == .some(nil), "\(second) was never swiped: \(recorded)")
   }
 
+  /// On screen: after C-c, SIGTERM or SIGHUP the shell prints "exit=…", the alternate screen is
+  /// off and `stty` shows icanon on.
   @Test(arguments: ["C-c", "SIGTERM", "SIGHUP"])
   func interruptsAndSignalsRestoreTheTerminal(how: String) async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 5, words: 5))
@@ -132,6 +186,8 @@ import Testing
     #expect(screen.contains { $0.contains("icanon") && !$0.contains("-icanon") })
   }
 
+  /// On screen: "?" shows the "Keys" page naming TFU, TIFB, CTFO, history, undo, settings and
+  /// quit.
   @Test func helpListsEveryKey() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 5, words: 5))
     defer { app.stop() }
@@ -143,6 +199,8 @@ import Testing
     }
   }
 
+  /// On screen, with the SGR escapes: the " Fact " label is cyan (ESC[36m) by default, bold
+  /// reverse (ESC[1;7m) and not cyan with NO_COLOR=1.
   @Test(arguments: [false, true])
   func typeLabelsUseColourUnlessNoColourAsksForReverse(noColour: Bool) async throws {
     let app = try AppUnderTest(

@@ -6,6 +6,10 @@ import Testing
 @Suite struct SharedHomeTests {
   private let deck = TestDeck.make(facts: 60, words: 60)
 
+  /// On screen: 31 swipes each bring a new title while 200 `ctfo next` run on the same home,
+  /// then "exit=0" after q. Not the screen: `ctfo history --json` holds every swipe with the
+  /// reaction of its key, one unreacted row per run of next and for the last card, every row
+  /// numbered once.
   @Test func anAppSwipingBesideTwoHundredRunsOfNextLosesNothing() async throws {
     let app = try AppUnderTest(deck: deck)
     defer { app.stop() }

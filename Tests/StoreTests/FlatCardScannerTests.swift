@@ -48,6 +48,9 @@ import Testing
   func anythingElseGoesToTheDecoderOrAgreesWithIt(_ line: String) {
     let (fast, decoded) = both(line)
     #expect(fast == nil || fast == decoded)
+    // And the parser, fast path first, answers what the decoder does.
+    var parser = DeckParser()
+    #expect(Array(line.utf8).withUnsafeBytes { parser.parse($0) } == decoded)
   }
 
   @Test func invalidUTF8IsRepairedTheSameWay() {

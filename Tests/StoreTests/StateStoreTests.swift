@@ -219,8 +219,14 @@ import Testing
     try home.deck("a.jsonl", [cardLine("b"), cardLine("c")])
     try home.setModified(deck, 2_000_000)
     _ = try home.index.sync(decks: [deck])
-    #expect(session.shown?.cardID == "b")
-    #expect(try home.index.card(id: "b") != nil)
+    // What the store answers, not what the helper remembers: the newest history row is still b,
+    // unreacted, numbered as when it was shown, and b is still in the index.
+    let newest = try #require(try home.state.history(limit: 1).first)
+    #expect(newest.cardID == "b")
+    #expect(newest.reaction == nil)
+    #expect(newest == session.shown)
+    #expect(try history(home) == ["a": .tfu, "b": nil])
+    #expect(try home.index.card(id: "b")?.id == "b")
     try session.swipe(.left, next: ("c", "fact"))
     #expect(try history(home) == ["a": .tfu, "b": .tifb, "c": nil])
     #expect(try session.undo()?.cardID == "b")
