@@ -31,6 +31,7 @@ public final class Feed: Sendable {
   private let inDealOrder: Bool
   private let metadata: [String: CardType]
   private let onReady: @Sendable () -> Void
+  private let layout: @Sendable (Card, TextArea) -> PreparedCard
   private let state: Mutex<State>
   /// The text area for new layouts; apart from `state` so that a preparation reads it without
   /// contending for the engine.
@@ -45,12 +46,16 @@ public final class Feed: Sendable {
   ///     became ready, so the same seed prints the same cards (`ctfo next`).
   ///   - onReady: called from a background thread when a card becomes ready or the feed
   ///     becomes unavailable (the app writes its wake-up pipe here).
+  ///   - layout: lays a sanitised card out for an area (`Preparation.laidOut`; a test counts
+  ///     the calls).
   public init(
     source: any CardSource, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5,
     seed: UInt64, area: TextArea, inDealOrder: Bool = false,
-    onReady: @escaping @Sendable () -> Void = {}
+    onReady: @escaping @Sendable () -> Void = {},
+    layout: @escaping @Sendable (Card, TextArea) -> PreparedCard = { Preparation.laidOut($0, for: $1) }
   ) {
     self.source = source
+    self.layout = layout
     self.inDealOrder = inDealOrder
     self.onReady = onReady
     metadata = Dictionary(catalog.map { ($0.type.name, $0.type) }) { a, _ in a }
@@ -115,7 +120,7 @@ public final class Feed: Sendable {
     }
     guard !stale.isEmpty else { return }
     Task {
-      let redone = stale.map { ($0.0, Prepared(card: Preparation.laidOut($0.1, for: area), area: area)) }
+      let redone = stale.map { ($0.0, Prepared(card: layout($0.1, area), area: area)) }
       guard self.area.withLock({ $0 }) == area else { return }
       state.withLock { s in
         for (slot, prepared) in redone { s.engine.replaceReady(slot, with: prepared) }
@@ -154,7 +159,7 @@ public final class Feed: Sendable {
   private func take(_ s: inout State, area: TextArea) -> (FeedItem, [FeedEffect]) {
     let (payload, effects) = s.engine.takeNext(inDealOrder: inDealOrder)
     if let payload {
-      let card = payload.area == area ? payload.card : Preparation.laidOut(payload.card.card, for: area)
+      let card = payload.area == area ? payload.card : layout(payload.card.card, area)
       return (.card(card), effects)
     }
     return (s.engine.isUnavailable ? .unavailable(FeedUnavailable().description) : .loading, effects)
@@ -178,7 +183,7 @@ public final class Feed: Sendable {
       let card = Preparation.sanitized(try await source.fetch(type: slot.type, ordinal: slot.ordinal))
       try Task.checkCancellation()
       let area = self.area.withLock { $0 }
-      prepared = Prepared(card: Preparation.laidOut(card, for: area), area: area)
+      prepared = Prepared(card: layout(card, area), area: area)
     } catch {
       prepared = nil
     }

@@ -9,12 +9,16 @@ private let area = TextArea(width: 40, height: 10)
 
 private func makeFeed(
   _ source: some CardSource, enabled: Set<String>? = nil, lookahead: Int = 5, seed: UInt64 = 1,
-  inDealOrder: Bool = false, onReady: @escaping @Sendable () -> Void = {}
+  inDealOrder: Bool = false, onReady: @escaping @Sendable () -> Void = {},
+  layout: @escaping @Sendable (Card, TextArea) -> PreparedCard = {
+    Preparation.laidOut($0, for: $1)
+  }
 ) async throws -> Feed {
   let catalog = try await source.catalog()
   return Feed(
     source: source, catalog: catalog, enabled: enabled ?? Set(catalog.map(\.type.name)),
-    lookahead: lookahead, seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady)
+    lookahead: lookahead, seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady,
+    layout: layout)
 }
 
 extension FeedItem {
@@ -154,11 +158,19 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
   @Test func resizingLaysReadyCardsOutAgainFromTheFetchedData() async throws {
     let source = CountingSource(counts: ["a": 10])
     let ready = ReadySignal()
-    let feed = try await makeFeed(source, lookahead: 3, onReady: ready.callback)
+    let wide = TextArea(width: 12, height: 30)
+    let (relaid, relay) = AsyncStream.makeStream(of: Void.self)
+    let feed = try await makeFeed(source, lookahead: 3, onReady: ready.callback) { card, area in
+      if area == wide { relay.yield() }
+      return Preparation.laidOut(card, for: area)
+    }
     feed.start()
     _ = try await within("three cards ready") { await ready.stream.take(3) }
     #expect(source.fetched.count == 3, "one fetch per card of the lookahead")
-    feed.resize(to: TextArea(width: 12, height: 30))
+    feed.resize(to: wide)
+    // The three ready cards are laid out again in the background, before anyone takes one.
+    _ = try await within("three cards laid out again") { await relaid.take(3) }
+    #expect(source.fetched.count == 3, "laid out again from the fetched data, not fetched again")
     guard case .card(let card) = feed.takeNext() else {
       Issue.record("expected a ready card")
       return
