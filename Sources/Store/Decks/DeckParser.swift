@@ -28,6 +28,16 @@ struct DeckParser {
   private let decoder = JSONDecoder()
   private var sawContent = false
 
+  /// Parses a line as `DeckFile` reads it; a line over the length limit is a problem.
+  mutating func parse(_ line: DeckFile.Line) -> DeckLine {
+    switch line {
+    case .text(let bytes): return parse(bytes)
+    case .tooLong:
+      sawContent = true
+      return .problem("line too long (over \(DeckFile.lineLimit >> 20) MiB)")
+    }
+  }
+
   mutating func parse(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
     guard bytes.contains(where: { !Self.isSpace($0) }) else { return .blank }
     defer { sawContent = true }
