@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Runs the built `ctfo` binary in a temporary CTFO_HOME.
 struct CommandLine {
   struct Result {
@@ -49,8 +53,9 @@ struct CommandLine {
   }
 
   /// Runs `ctfo` with `arguments`; its standard output goes to `output` when given (the
-  /// result's `stdout` is then empty).
-  func run(_ arguments: [String], output: String? = nil) throws -> Result {
+  /// result's `stdout` is then empty). One that runs longer than `limit` seconds is killed and
+  /// reported as `TimedOut`.
+  func run(_ arguments: [String], output: String? = nil, limit: Double = 120) throws -> Result {
     guard FileManager.default.isExecutableFile(atPath: program) else {
       throw MissingBinary(path: program)
     }
@@ -72,8 +77,14 @@ struct CommandLine {
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output ?? outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     process.standardInput = FileHandle.nullDevice
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
-    process.waitUntilExit()
+    guard exited.wait(timeout: .now() + limit) == .success else {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      throw TimedOut(arguments: arguments, seconds: limit)
+    }
     return Result(
       status: process.terminationStatus,
       stdout: try String(contentsOfFile: outPath, encoding: .utf8),
@@ -81,6 +92,13 @@ struct CommandLine {
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: home) }
+}
+
+/// `ctfo` ran longer than a test allows, and was killed.
+struct TimedOut: Error, CustomStringConvertible {
+  var arguments: [String]
+  var seconds: Double
+  var description: String { "ctfo \(arguments.joined(separator: " ")) ran over \(seconds) s" }
 }
 
 struct MissingBinary: Error, CustomStringConvertible {

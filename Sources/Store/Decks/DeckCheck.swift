@@ -14,8 +14,8 @@ public enum DeckCheck {
     for path in paths {
       do {
         var parser = DeckParser()
-        try DeckFile(path: path).forEachLine { bytes, line in
-          switch parser.parse(bytes) {
+        try DeckFile(path: path).forEachLine { text, line in
+          switch parser.parse(text) {
           case .blank, .header: break
           case .problem(let message):
             report.problems.append(DeckProblem(path: path, line: line, message: message))

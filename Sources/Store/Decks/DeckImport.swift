@@ -28,8 +28,8 @@ struct DeckImport {
     var batch: [IndexedCard] = []
     batch.reserveCapacity(Self.batchSize)
     let inserter = BatchInserter(database: database, deck: deck)
-    let hash = try file.forEachLine { bytes, line in
-      switch parser.parse(bytes) {
+    let hash = try file.forEachLine { text, line in
+      switch parser.parse(text) {
       case .blank: break
       case .header(let parsed): header = parsed
       case .card(let card):

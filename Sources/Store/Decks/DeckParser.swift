@@ -23,16 +23,37 @@ struct DeckHeader: Equatable, Codable {
 
 /// Parses deck lines, one at a time: JSON Lines, a header allowed only before the first card.
 ///
-/// Invalid UTF-8 is repaired to U+FFFD first; unknown fields are ignored.
+/// Invalid UTF-8 is repaired to U+FFFD first; unknown fields are ignored. Ids and type names
+/// are checked here, after either path, by `DeckName`.
 struct DeckParser {
   private let decoder = JSONDecoder()
   private var sawContent = false
 
+  /// Parses a line as `DeckFile` reads it; a line over the length limit is a problem.
+  mutating func parse(_ line: DeckFile.Line) -> DeckLine {
+    switch line {
+    case .text(let bytes): return parse(bytes)
+    case .tooLong:
+      sawContent = true
+      return .problem("line too long (over \(DeckFile.lineLimit >> 20) MiB)")
+    }
+  }
+
   mutating func parse(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
     guard bytes.contains(where: { !Self.isSpace($0) }) else { return .blank }
     defer { sawContent = true }
-    if let card = FlatCardScanner.card(bytes) { return .card(card) }
-    return decode(bytes)
+    return Self.checkNames(FlatCardScanner.card(bytes).map(DeckLine.card) ?? decode(bytes))
+  }
+
+  /// The line, or the problem with its card's id or type or its header's type names.
+  private static func checkNames(_ line: DeckLine) -> DeckLine {
+    let problem: String? =
+      switch line {
+      case .card(let card): DeckName.problem(of: card)
+      case .header(let header): DeckName.problem(of: header)
+      case .blank, .problem: nil
+      }
+    return problem.map(DeckLine.problem) ?? line
   }
 
   /// Parses a non-blank line with the JSON decoder, which words every problem.

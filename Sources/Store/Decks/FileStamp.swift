@@ -44,11 +44,8 @@ public struct FileStamp: Hashable, Sendable {
 
   /// The stamp of a regular file that can be opened for reading now, else nil.
   public static func ofReadable(_ path: String) -> FileStamp? {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard let (descriptor, info) = try? DeckFile.openRegular(path) else { return nil }
+    close(descriptor)
     return FileStamp(info)
   }
 }

@@ -28,14 +28,16 @@ struct OrdinalBook: Sendable {
   }
 
   /// Gives every id one live card: the one of the latest deck in the list, latest line
-  /// within a deck. Duplicates that involve a `touched` deck are reported.
+  /// within a deck. Duplicates that involve a `touched` deck are reported as `DeckCheck`
+  /// reports them: each copy replaces the one before it, in the order of the decks and lines.
   mutating func settleDuplicates(
     _ db: Connection, reporting touched: Set<Int64>
   ) throws -> [DeckProblem] {
     let ids = try db.rows(
       "SELECT id FROM cards GROUP BY id HAVING COUNT(*) > 1 OR COUNT(ordinal) = 0"
     ) { $0.text(0) ?? "" }
-    return try ids.flatMap { try settle($0, db, reporting: touched) }
+    let replacements = try ids.flatMap { try settle($0, db, reporting: touched) }
+    return replacements.sorted { $0.by.precedes($1.by) }.map(\.problem)
   }
 
   /// One card of an id, with its deck.
@@ -46,20 +48,26 @@ struct OrdinalBook: Sendable {
     var line: Int
     var path: String
     var deck: Int64
+    var position: Int
+
+    /// Whether this copy comes first in the list of decks and lines.
+    func precedes(_ other: Copy) -> Bool { (position, line) < (other.position, other.line) }
   }
 
+  /// Settles one id; returns each copy that replaces the one before it, with its problem.
   private mutating func settle(
     _ id: String, _ db: Connection, reporting touched: Set<Int64>
-  ) throws -> [DeckProblem] {
+  ) throws -> [(by: Copy, problem: DeckProblem)] {
     let copies = try db.rows(
       """
-      SELECT c.seq, c.type, c.ordinal, c.line, d.path, d.id FROM cards c
+      SELECT c.seq, c.type, c.ordinal, c.line, d.path, d.id, d.position FROM cards c
       JOIN decks d ON d.id = c.deck WHERE c.id = ? ORDER BY d.position, c.line
       """, [.text(id)]
     ) {
       Copy(
         seq: $0.integer(0), type: $0.text(1) ?? "", ordinal: $0.optionalInteger(2),
-        line: Int($0.integer(3)), path: $0.text(4) ?? "", deck: $0.integer(5))
+        line: Int($0.integer(3)), path: $0.text(4) ?? "", deck: $0.integer(5),
+        position: Int($0.integer(6)))
     }
     guard let winner = copies.last else { return [] }
     let losers = copies.dropLast()
@@ -72,10 +80,10 @@ struct OrdinalBook: Sendable {
         [.integer(allocate(winner.type)), .integer(winner.seq)])
     }
     guard copies.contains(where: { touched.contains($0.deck) }) else { return [] }
-    return losers.map { loser in
-      DeckProblem(
-        path: winner.path, line: winner.line,
-        message: "duplicate id \"\(id)\" replaces \(loser.path):\(loser.line)")
+    return zip(losers, copies.dropFirst()).map { loser, replacement in
+      let message = "duplicate id \"\(id)\" replaces \(loser.path):\(loser.line)"
+      let problem = DeckProblem(path: replacement.path, line: replacement.line, message: message)
+      return (replacement, problem)
     }
   }
 

@@ -56,10 +56,26 @@ final class Statement {
     for (i, value) in values.enumerated() {
       let n = Int32(i + 1)
       switch value {
-      case .text(let text): sqlite3_bind_text(handle, n, text, -1, Self.transient)
+      case .text(let text): bind(text, at: n)
       case .integer(let number): sqlite3_bind_int64(handle, n, number)
       case .real(let number): sqlite3_bind_double(handle, n, number)
       case .null: sqlite3_bind_null(handle, n)
+      }
+    }
+  }
+
+  /// Binds `text` with its length in bytes: a NUL inside never cuts it short.
+  private func bind(_ text: String, at n: Int32) {
+    var text = text
+    text.withUTF8 { bytes in
+      // An empty buffer may have no address, and a NULL pointer would bind NULL.
+      guard let start = bytes.baseAddress else {
+        sqlite3_bind_text(handle, n, "", 0, Self.transient)
+        return
+      }
+      _ = start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_bind_text64(
+          handle, n, $0, UInt64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
       }
     }
   }

@@ -1,0 +1,35 @@
+import FeedCore
+
+/// The rule for card ids and type names, the one place it is written: `DeckParser` applies it
+/// to every card and header, whether the fast scanner or the JSON decoder read the line.
+///
+/// A name is never empty, holds no control character (C0 with NUL, DEL, C1) and is at most
+/// `idLimit` (ids) or `typeLimit` (type names) bytes of UTF-8.
+enum DeckName {
+  static let idLimit = 256
+  static let typeLimit = 64
+
+  /// What is wrong with the card's id or type, nil when both are fine.
+  static func problem(of card: Card) -> String? {
+    problem(card.id, named: #""id""#, limit: idLimit)
+      ?? problem(card.type, named: #""type""#, limit: typeLimit)
+  }
+
+  /// What is wrong with the first bad type name the header declares, nil when none is.
+  static func problem(of header: DeckHeader) -> String? {
+    header.types.lazy.compactMap { problem($0.name, named: "a type name", limit: typeLimit) }
+      .first
+  }
+
+  /// The problem with `name`, called `what` in the message, or nil.
+  private static func problem(_ name: String, named what: String, limit: Int) -> String? {
+    if name.isEmpty { return "\(what) is empty" }
+    if name.unicodeScalars.contains(where: isControl) { return "\(what) has a control character" }
+    if name.utf8.count > limit { return "\(what) is over \(limit) bytes" }
+    return nil
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  }
+}
