@@ -66,7 +66,8 @@ public struct NextRequest: Equatable, Sendable {
     // A connection of its own for the preparations: the store's is shared with its writes.
     let feed = Feed(
       source: FilteredSource(
-        base: DeckSource(catalog: catalog, reader: try CardReader(path: stateDatabase)),
+        base: DeckSource(
+          catalog: catalog, reader: try CardReader(path: stateDatabase, snapshot: true)),
         admit: admitted),
       catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
       area: area, inDealOrder: true)
