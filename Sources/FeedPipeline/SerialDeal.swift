@@ -26,7 +26,9 @@ public enum SerialDeal {
     _ count: Int, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5, seed: UInt64,
     area: TextArea, fetch: (_ type: String, _ ordinal: Int) throws -> Card
   ) throws(FeedUnavailable) -> [PreparedCard] {
-    var engine = FeedEngine<PreparedCard>(
+    // The queue holds fetched cards, sanitised and laid out only when taken: `next -n 1`
+    // keeps eight in flight (for a deal that does not depend on the batch's size) and shows one.
+    var engine = FeedEngine<Card>(
       types: catalog.map { (name: $0.type.name, cards: $0.cards) }, enabled: enabled,
       lookahead: lookahead, seed: seed)
     var effects = Deque(engine.fill())
@@ -34,8 +36,7 @@ public enum SerialDeal {
       while let effect = effects.popFirst() {
         guard case .prepare(let slot) = effect else { continue }
         do {
-          let card = Preparation.sanitized(try fetch(slot.type, slot.ordinal))
-          engine.prepared(slot, Preparation.laidOut(card, for: area))
+          engine.prepared(slot, try fetch(slot.type, slot.ordinal))
         } catch {
           effects.append(contentsOf: engine.failed(slot))
         }
@@ -47,7 +48,7 @@ public enum SerialDeal {
       prepareAll()
       let (card, more) = engine.takeNext(inDealOrder: true)
       guard let card else { throw FeedUnavailable() }
-      cards.append(card)
+      cards.append(Preparation.laidOut(Preparation.sanitized(card), for: area))
       effects.append(contentsOf: more)
     }
     return cards
