@@ -66,6 +66,13 @@ public final class StateDatabase: Sendable {
     try write { _ in try body() }
   }
 
+  /// Runs `body` in one read transaction on the writer's connection: its reads (a deal's
+  /// cards) see one snapshot and take SQLite's locks once, and no write lock is taken, so a
+  /// reader never holds up another process's write.
+  public func snapshot<T: Sendable>(_ body: () throws -> T) throws -> T {
+    try writer.run { db in try db.transaction(immediate: false) { try body() } }
+  }
+
   /// The value of a pragma on the writing connection (`journal_mode`, `synchronous`, ...).
   public func pragma(_ name: String) throws -> String? {
     try writer.run { db in try db.rows("PRAGMA \(name)") { $0.text(0) }.first ?? nil }

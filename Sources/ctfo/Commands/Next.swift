@@ -59,7 +59,7 @@ struct Next: ParsableCommand {
     let state = launch.state
     if n <= NextRequest.serialLimit {
       // Dealt on this thread, no task started.
-      let cards = try launch.database.transaction {
+      let cards = try launch.database.snapshot {
         try request.dealSerially(
           catalog: catalog, enabled: enabled, reader: launch.index.reader(), lookahead: lookahead)
       }
