@@ -22,7 +22,7 @@ import Testing
       #expect(abs(Double(ids.count) - share) <= share * 0.02, "\(type): \(ids.count) of \(n)")
       let cycle = counts[type]!
       #expect(
-        Set(ids.prefix(cycle)).count == min(cycle, ids.count), "\(type) repeated a card early")
+        roundsRepeating(ids, size: cycle).isEmpty, "\(type) repeated a card within a round")
     }
     // Not a terminal and no --height: every card is printed whole.
     for card in cards.prefix(50) {
@@ -145,6 +145,20 @@ import Testing
     let long = try ids(b, 1_000)
     #expect(short.count == 200 && long.count == 1_000)
     #expect(Array(long.prefix(200)) == short)
+    // Agreeing is not enough (both paths share one engine): the spec's rule holds on its own.
+    for (type, size) in [("x", 7), ("y", 30)] {
+      #expect(
+        roundsRepeating(long.filter { $0.hasPrefix(type) }, size: size).isEmpty,
+        "every round of \(type) deals each of its \(size) cards once")
+    }
+  }
+
+  /// The rounds (consecutive runs of `size` cards of one type, in deal order) that deal a card
+  /// twice: none, when every round is a permutation of the type's cards (feed-logic.md).
+  private func roundsRepeating(_ ids: [String], size: Int) -> [Int] {
+    stride(from: 0, to: ids.count - size + 1, by: size).filter {
+      Set(ids[$0..<$0 + size]).count != size
+    }.map { $0 / size }
   }
 
   @Test func aBadConfigValueNamesTheKeyAndTheAllowedValues() throws {

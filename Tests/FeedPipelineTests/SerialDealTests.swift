@@ -45,6 +45,14 @@ import Testing
       source, count: 120, enabled: enabled, lookahead: lookahead, seed: seed)
     #expect(dealt == fromFeed)
     #expect(Set(dealt.map(\.card.type)) == enabled)
+    // Agreeing is not enough (both paths share one engine): each type's rounds deal each of its
+    // cards once (feed-logic.md, "Card Selection"), checked on their own.
+    for (type, size) in [("a", 40), ("b", 25), ("c", 4)] {
+      let ids = dealt.map(\.card.id).filter { $0.hasPrefix(type + "-") }
+      for start in stride(from: 0, to: ids.count - size + 1, by: size) {
+        #expect(Set(ids[start..<start + size]).count == size, "\(type): round at \(start)")
+      }
+    }
   }
 
   @Test func cardsAreSanitisedAndLaidOutForTheArea() async throws {
