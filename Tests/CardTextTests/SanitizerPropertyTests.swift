@@ -80,7 +80,7 @@ private let shapedText = zip(
     + separator
 }.array(of: 1...6).map { $0.joined() }
 
-@Suite struct SanitizerPropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct SanitizerPropertyTests {
   @Test func theFastPathGivesWhatClusterByClusterGives() async {
     await propertyCheck(count: 4000, input: unicodeText) { text in
       #expect(Sanitizer.sanitize(text) == Sanitizer.sanitizeClusters(text))

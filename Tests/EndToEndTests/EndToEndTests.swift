@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 4's "Done when": the release binary driven in tmux on a test deck.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct EndToEndTests {
   /// Swipes `count` cards and returns their titles in the order shown.
   private func swipe(_ count: Int, in app: AppUnderTest, from first: String) async throws
     -> [String]

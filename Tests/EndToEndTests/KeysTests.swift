@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 12, items 2 and 3: keys under "Too small" and keys typed ahead, in the release binary.
-@Suite(.serialized) struct KeysTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct KeysTests {
   private let deck = TestDeck.make(facts: 10, words: 10)
 
   /// A command line on the app's home.

@@ -3,7 +3,7 @@ import Testing
 
 /// Any number of `ctfo` processes share one home: the app keeps swiping while `ctfo next`
 /// runs beside it, and history holds every swipe with its reaction.
-@Suite struct SharedHomeTests {
+@Suite(.timeLimit(.minutes(5))) struct SharedHomeTests {
   private let deck = TestDeck.make(facts: 60, words: 60)
 
   /// On screen: 31 swipes each bring a new title while 200 `ctfo next` run on the same home,

@@ -6,7 +6,7 @@ import Testing
 
 /// A crash restores the terminal: a child process opens a session on a pseudo-terminal that
 /// this process watches, then traps.
-@Suite struct CrashRestoreTests {
+@Suite(.timeLimit(.minutes(2))) struct CrashRestoreTests {
   @Test func aSwiftTrapRestoresTheTerminalBeforeDying() async throws {
     let pty = PseudoTerminal(width: 40, height: 10)
     defer { pty.close() }
