@@ -22,7 +22,7 @@ struct Launch {
   let problems: [DeckProblem]
 
   /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
-  /// the decks; deck problems go to stderr, one line each.
+  /// the decks; the problems of decks indexed now go to stderr, one line each.
   /// `interactive` gives the database a reader connection of its own, for the UI thread.
   init(_ options: Globals, syncDecks: Bool = true, interactive: Bool = false) throws {
     paths = Paths(home: options.home)
@@ -40,8 +40,14 @@ struct Launch {
     for path in decks.suffix(options.deck.count) where access(path, R_OK) != 0 {
       throw CLIError("cannot read the deck \(path): \(Errors.text(errno))", exitCode: 66)
     }
-    problems = syncDecks ? try index.sync(decks: decks).problems : []
-    for problem in problems { Output.warn(problem.description) }
+    let report = syncDecks ? try index.sync(decks: decks) : SyncReport()
+    problems = report.problems
+    // A deck's bad lines are said when it is (re)indexed, not again on every run; `deck check`
+    // and the settings screen list them all. A file that cannot be read is said every time.
+    let indexed = Set(report.indexed)
+    for problem in problems where problem.line == nil || indexed.contains(problem.path) {
+      Output.warn(problem.description)
+    }
   }
 
   /// The card source of the feed: the deck index, slowed down for tests when

@@ -84,3 +84,22 @@ import Testing
     #expect(title?.contains("\t") == false, "\(next.stdout)")
   }
 }
+
+/// A deck's problems are said once per change of the deck, and always by `deck check`
+/// (issue 12, item 6).
+@Suite struct DeckProblemReportTests {
+  @Test func badLinesAreSaidWhenTheDeckChangesNotOnEveryRun() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let good = #"{"id":"a1","type":"fact","body":"x"}"#
+    let path = try cli.write("decks/mine.jsonl", good + "\nnot json\n")
+    let first = try cli.run(["next"])
+    #expect(first.status == 0 && first.stderr.contains("mine.jsonl:2:"), "\(first.stderr)")
+    let second = try cli.run(["next"])
+    #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
+    #expect(try cli.run(["deck", "check", path]).stderr.contains("mine.jsonl:2:"))
+    _ = try cli.write("decks/mine.jsonl", good + "\n{\n")
+    let changed = try cli.run(["next"])
+    #expect(changed.stderr.contains("mine.jsonl:2:"), "\(changed.stderr)")
+  }
+}
