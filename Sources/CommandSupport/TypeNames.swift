@@ -18,26 +18,36 @@ public enum TypeNames {
     {
       return .found(type.name)
     }
-    let near = types.map { (name: $0.name, distance: distance(wanted, $0.name.lowercased())) }
-      .filter { $0.distance <= max(1, wanted.count / 3) }
-      .min { $0.distance < $1.distance }
-    return .unknown(suggestion: near?.name)
+    return .unknown(suggestion: nearest(wanted, among: types.map(\.name)))
   }
 
-  /// The edit distance (insertions, deletions, substitutions) between two strings.
+  /// The candidate a typo most likely meant: the nearest by edit distance, if it is near
+  /// (at most a third of the word's letters apart, at least one); nil otherwise.
+  public static func nearest(_ word: String, among candidates: [String]) -> String? {
+    let wanted = word.lowercased()
+    return candidates.map { (name: $0, distance: distance(wanted, $0.lowercased())) }
+      .filter { $0.distance <= max(1, wanted.count / 3) }
+      .min { $0.distance < $1.distance }?.name
+  }
+
+  /// The edit distance between two strings: insertions, deletions, substitutions and swaps of
+  /// two neighbours (`nxet` is one from `next`).
   static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
-    var row = Array(0...b.count)
-    for i in 1...max(a.count, 1) where i <= a.count {
-      var previous = row[0]
-      row[0] = i
-      for j in 1...max(b.count, 1) where j <= b.count {
-        let substitution = previous + (a[i - 1] == b[j - 1] ? 0 : 1)
-        previous = row[j]
-        row[j] = min(substitution, row[j] + 1, row[j - 1] + 1)
+    guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in 1...a.count {
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+        }
       }
     }
-    return row[b.count]
+    return table[a.count][b.count]
   }
 }

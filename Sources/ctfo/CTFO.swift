@@ -31,6 +31,7 @@ struct CTFO: ParsableCommand {
 
   /// Runs the command; a `CLIError` is one line on stderr and its exit status.
   static func main() {
+    suggestCommand(for: Array(CommandLine.arguments.dropFirst()))
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -44,5 +45,15 @@ struct CTFO: ParsableCommand {
 
   func run() throws {
     try Interactive.run(global)
+  }
+
+  /// A first word that is no command but close to one (`ctfo histroy`) gets a suggestion
+  /// instead of ArgumentParser's "Unexpected argument"; exit status 64 (EX_USAGE) as its.
+  private static func suggestCommand(for arguments: [String]) {
+    guard let word = arguments.first, !word.hasPrefix("-") else { return }
+    let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    guard !names.contains(word), let near = TypeNames.nearest(word, among: names) else { return }
+    Output.warn("ctfo: unknown command '\(word)'; did you mean '\(near)'? See 'ctfo --help'.")
+    exit(withError: ExitCode(64))
   }
 }

@@ -96,3 +96,13 @@ import Testing
     #expect(TypeNames.resolve("", among: types) == .unknown(suggestion: nil))
   }
 }
+
+@Suite struct NearestWordTests {
+  @Test func typosOfCommandsAreSuggested() {
+    let commands = ["next", "types", "enable", "disable", "history", "deck", "help"]
+    #expect(TypeNames.nearest("histroy", among: commands) == "history")
+    #expect(TypeNames.nearest("nxet", among: commands) == "next")
+    #expect(TypeNames.nearest("typse", among: commands) == "types")
+    #expect(TypeNames.nearest("frobnicate", among: commands) == nil)
+  }
+}

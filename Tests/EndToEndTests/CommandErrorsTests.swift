@@ -60,6 +60,14 @@ import Testing
     #expect(result.stdout == "2 cards in 1 deck, no problems\n")
   }
 
+  @Test func aMistypedCommandGetsASuggestion() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let result = try cli.run(["histroy"])
+    #expect(result.status == 64 && result.stdout.isEmpty)
+    #expect(result.stderr.contains("unknown command 'histroy'; did you mean 'history'?"))
+  }
+
   @Test func theVersionIsPrinted() throws {
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
