@@ -39,7 +39,9 @@ let package = Package(
     .target(name: "Screens", dependencies: ["App", "FeedCore", "CardText", "FeedPipeline"]),
 
     // The outer ring: the state database, the terminal, the command line.
-    .target(name: "Store", dependencies: ["FeedCore", "FeedPipeline", "CSQLite", "CSQLiteExtras"]),
+    .target(
+      name: "Store",
+      dependencies: ["FeedCore", "CardText", "FeedPipeline", "CSQLite", "CSQLiteExtras"]),
     .target(name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"]),
     .target(
       name: "CommandSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store"]),

@@ -57,7 +57,15 @@ import Testing
     let path = try cli.write("d.jsonl", deck)
     let result = try cli.run(["deck", "check", path])
     #expect(result.status == 0)
-    #expect(result.stdout == "2 cards in 1 deck, no problems\n")
+    #expect(result.stdout == "2 cards in 1 deck, no problems: fact 1, word 1\n")
+    let bad = try cli.write(
+      "bad.jsonl",
+      #"{"deck":"b","types":{"x":{"label":"X","colour":"mauve"}}}"# + "\n"
+        + #"{"id":"b1","type":"x","body":"  "}"# + "\n")
+    let refused = try cli.run(["deck", "check", bad])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("bad.jsonl:1: type \"x\": unknown colour \"mauve\""))
+    #expect(refused.stderr.contains("bad.jsonl:2: \"body\" is empty"), "\(refused.stderr)")
   }
 
   @Test func aMistypedCommandGetsASuggestion() throws {

@@ -5,6 +5,8 @@ public enum DeckCheck {
   public struct Report: Sendable, Hashable {
     public var problems: [DeckProblem] = []
     public var cards = 0
+    /// How many cards would load, by type.
+    public var types: [String: Int] = [:]
   }
 
   /// Checks `paths` in order; a later card wins a duplicate id, as in `DeckIndex.sync`.
@@ -27,6 +29,7 @@ public enum DeckCheck {
                   message: "duplicate id \"\(card.id)\" replaces \(earlier.path):\(earlier.line)"))
             } else {
               report.cards += 1
+              report.types[card.type, default: 0] += 1
             }
           }
         }

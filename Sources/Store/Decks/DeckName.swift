@@ -1,3 +1,4 @@
+import CardText
 import FeedCore
 
 /// The rule for card ids and type names, the one place it is written: `DeckParser` applies it
@@ -13,12 +14,21 @@ enum DeckName {
   static func problem(of card: Card) -> String? {
     problem(card.id, named: #""id""#, limit: idLimit)
       ?? problem(card.type, named: #""type""#, limit: typeLimit)
+      ?? (card.body.allSatisfy(\.isWhitespace) ? #""body" is empty"# : nil)
   }
 
-  /// What is wrong with the first bad type name the header declares, nil when none is.
+  /// What is wrong with the first bad type the header declares (its name, or a colour no
+  /// terminal has), nil when none is.
   static func problem(of header: DeckHeader) -> String? {
-    header.types.lazy.compactMap { problem($0.name, named: "a type name", limit: typeLimit) }
-      .first
+    header.types.lazy.compactMap { type in
+      problem(type.name, named: "a type name", limit: typeLimit) ?? colourProblem(of: type)
+    }.first
+  }
+
+  private static func colourProblem(of type: CardType) -> String? {
+    guard let colour = type.colour, TerminalColour(rawValue: colour) == nil else { return nil }
+    let known = TerminalColour.allCases.map(\.rawValue).joined(separator: ", ")
+    return "type \"\(type.name)\": unknown colour \"\(colour)\"; the colours are \(known)"
   }
 
   /// The problem with `name`, called `what` in the message, or nil.

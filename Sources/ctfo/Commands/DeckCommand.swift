@@ -1,3 +1,4 @@
+import CardText
 import ArgumentParser
 import CommandSupport
 import Store
@@ -22,7 +23,12 @@ struct DeckCommand: ParsableCommand {
       if !report.problems.isEmpty { throw ExitCode(1) }
       var out = StandardOutput()
       let decks = files.count == 1 ? "1 deck" : "\(files.count) decks"
-      out.line("\(report.cards) cards in \(decks), no problems")
+      let types = report.types.sorted { $0.key < $1.key }.map {
+        "\(Sanitizer.sanitizeLine($0.key)) \($0.value)"
+      }
+      out.line(
+        "\(report.cards) cards in \(decks), no problems"
+          + (types.isEmpty ? "" : ": " + types.joined(separator: ", ")))
       try out.finish()
     }
   }
