@@ -12,6 +12,8 @@ struct CTFO: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ctfo",
     abstract: "A terminal card feed: swipe through short cards with the arrow keys.",
+    // The subcommand is optional: plain `ctfo` starts the app.
+    usage: "ctfo [<options>] [<subcommand>]",
     discussion: """
       With no subcommand, ctfo starts the interactive app. Keys: → ← ↑ (or l h k) swipe the card \
       right (TFU), left (TIFB) or up (CTFO), the three reactions; ↓ (or j) opens the history; Enter or Space opens the whole \
