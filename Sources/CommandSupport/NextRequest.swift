@@ -22,11 +22,15 @@ public struct NextRequest: Equatable, Sendable {
   public var reveal = false
   /// Only short or only long cards, as fortune's `-s` and `-l`.
   public var length: CardLength?
+  /// What ends a cut line: `…`, or `...` where the terminal may draw `…` two cells wide.
+  public var mark: TruncationMark
 
   public init(
     globals: Globals = Globals(), count: Int = 1, width: Int? = nil, height: Int? = nil,
-    json: Bool = false, reveal: Bool = false, length: CardLength? = nil
+    json: Bool = false, reveal: Bool = false, length: CardLength? = nil,
+    mark: TruncationMark = .ellipsis
   ) {
+    self.mark = mark
     self.globals = globals
     self.count = count
     self.width = width
@@ -70,7 +74,7 @@ public struct NextRequest: Equatable, Sendable {
           catalog: catalog, reader: try CardReader(path: stateDatabase, snapshot: true)),
         admit: admitted),
       catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
-      area: area, inDealOrder: true)
+      area: area, inDealOrder: true, layout: { [mark] in Preparation.laidOut($0, for: $1, mark: mark) })
     feed.start()
     defer { feed.stop() }
     var dealt: [PreparedCard] = []
@@ -100,7 +104,8 @@ public struct NextRequest: Equatable, Sendable {
     do throws(FeedUnavailable) {
       return try SerialDeal.cards(
         count, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured),
-        seed: seed, area: area, fetch: { try admitted(source.card(type: $0, ordinal: $1)) })
+        seed: seed, area: area, mark: mark,
+        fetch: { try admitted(source.card(type: $0, ordinal: $1)) })
     } catch {
       throw CLIError(error.description)
     }

@@ -107,6 +107,20 @@ public enum Environment {
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// Every variable of the process's environment.
+  public static func all() -> [String: String] {
+    var variables: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.firstIndex(of: "=") {
+        variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      entry += 1
+    }
+    return variables
+  }
+
   /// The home folder of this user's entry in the password database (when `$HOME` is unset).
   public static func passwordHome() -> String? {
     guard let entry = getpwuid(getuid()), let home = entry.pointee.pw_dir else { return nil }

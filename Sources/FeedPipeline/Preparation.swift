@@ -14,10 +14,12 @@ public enum Preparation {
     return card
   }
 
-  /// A sanitised card laid out for a text area.
-  public static func laidOut(_ card: Card, for area: TextArea) -> PreparedCard {
+  /// A sanitised card laid out for a text area, a cut line ending in `mark`.
+  public static func laidOut(
+    _ card: Card, for area: TextArea, mark: TruncationMark = .ellipsis
+  ) -> PreparedCard {
     let layout = CardLayout.layout(
-      title: card.title, body: card.body, width: area.width, height: area.height)
+      title: card.title, body: card.body, width: area.width, height: area.height, mark: mark)
     return PreparedCard(card: card, layout: layout)
   }
 }

@@ -24,7 +24,8 @@ public enum SerialDeal {
   /// - Throws: `FeedUnavailable` when no card can be prepared any more.
   public static func cards(
     _ count: Int, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5, seed: UInt64,
-    area: TextArea, fetch: (_ type: String, _ ordinal: Int) throws -> Card
+    area: TextArea, mark: TruncationMark = .ellipsis,
+    fetch: (_ type: String, _ ordinal: Int) throws -> Card
   ) throws(FeedUnavailable) -> [PreparedCard] {
     // The queue holds fetched cards, sanitised and laid out only when taken: `next -n 1`
     // keeps eight in flight (for a deal that does not depend on the batch's size) and shows one.
@@ -48,7 +49,7 @@ public enum SerialDeal {
       prepareAll()
       let (card, more) = engine.takeNext(inDealOrder: true)
       guard let card else { throw FeedUnavailable() }
-      cards.append(Preparation.laidOut(Preparation.sanitized(card), for: area))
+      cards.append(Preparation.laidOut(Preparation.sanitized(card), for: area, mark: mark))
       effects.append(contentsOf: more)
     }
     return cards

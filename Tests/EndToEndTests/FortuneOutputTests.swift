@@ -84,3 +84,25 @@ import Testing
     #expect(history.count > 1 && history.count <= 1 + 2048, "\(history.count) rows")
   }
 }
+
+/// A cut line ends in `…`, or in `...` where the terminal may draw `…` two cells wide: a CJK
+/// locale or `CTFO_ASCII=1` (issue 13, item 8).
+@Suite struct TruncationMarkOutputTests {
+  @Test func theMarkFollowsTheLocale() throws {
+    var cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let body = String(repeating: "word ", count: 40)
+    let path = try cli.write("t.jsonl", #"{"id":"a","type":"t","body":""# + body + "\"}\n")
+    let arguments = ["--deck", path, "next", "--width", "20", "--height", "3", "--json"]
+    func lastLine() throws -> String {
+      (try cli.run(arguments).objects.first?["lines"] as? [String])?.last ?? ""
+    }
+    cli.environment["LC_ALL"] = "C.UTF-8"
+    #expect(try lastLine().hasSuffix("…"))
+    cli.environment["LC_ALL"] = "ja_JP.UTF-8"
+    #expect(try lastLine().hasSuffix("..."))
+    cli.environment["LC_ALL"] = "C.UTF-8"
+    cli.environment["CTFO_ASCII"] = "1"
+    #expect(try lastLine().hasSuffix("..."))
+  }
+}

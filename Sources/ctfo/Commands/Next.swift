@@ -4,6 +4,7 @@
   import Darwin
 #endif
 import ArgumentParser
+import CardText
 import CommandSupport
 import FeedCore
 import FeedPipeline
@@ -48,7 +49,8 @@ struct Next: ParsableCommand {
   func run() throws {
     let request = NextRequest(
       globals: global.values, count: n, width: width, height: height, json: json,
-      reveal: reveal, length: s ? .short : l ? .long : nil)
+      reveal: reveal, length: s ? .short : l ? .long : nil,
+      mark: TruncationMark(environment: Environment.all()))
     let launch = try Launch(global.values)
     let lookahead = launch.configuration.lookahead
     let (catalog, enabled) = try types(launch)
