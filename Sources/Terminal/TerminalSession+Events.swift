@@ -55,13 +55,14 @@ extension TerminalSession {
     }
   }
 
-  /// Every key curses has: `wget_wch` without blocking until it has none.
+  /// Every key curses has: `wget_wch` without blocking until it has none; cursor keys that
+  /// came as their escape sequence are folded into their key (`KeySequences`).
   func keyEvents() -> [InputEvent] {
     var events: [InputEvent] = []
     var value: wint_t = 0
     while true {
       let status = wget_wch(window, &value)
-      guard status != ERR else { return events }
+      guard status != ERR else { return KeySequences.folded(events) }
       switch KeyDecoder.decode(UInt32(value), isKeyCode: status == KEY_CODE_YES) {
       case .event(.resize):
         shown = nil

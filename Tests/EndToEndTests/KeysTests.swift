@@ -54,6 +54,22 @@ import Testing
     #expect(rows.last?["reaction"] is NSNull, "\(rows)")
   }
 
+  /// Arrow keys sent as `ESC [ X` (not the `ESC O X` terminfo lists for keypad mode) still
+  /// swipe: right, then left (issue 12, item 12).
+  @Test func arrowsSentInTheOtherFormStillSwipe() async throws {
+    let app = try AppUnderTest(deck: deck)
+    defer { app.stop() }
+    let cli = try commandLine(for: app)
+    defer { cli.remove() }
+    _ = try await app.waitForShownCard(after: nil)
+    try app.tmux.type("\u{1B}[C")
+    try await app.tmux.waitFor("the second card") { AppUnderTest.shownCard($0)?.position == "#2" }
+    try app.tmux.type("\u{1B}[D")
+    try await app.tmux.waitFor("the third card") { AppUnderTest.shownCard($0)?.position == "#3" }
+    let rows = try history(cli, app).sorted { ($0["index"] as! Int) < ($1["index"] as! Int) }
+    #expect(rows.map { $0["reaction"] as? String } == ["TFU", "TIFB", nil], "\(rows)")
+  }
+
   /// Polls `condition` until it holds, failing after ten seconds.
   private func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(10)

@@ -38,3 +38,27 @@ import Testing
     #expect(KeyDecoder.decode(0x0A, isKeyCode: true) == .event(.key(.unknown)))
   }
 }
+
+/// Cursor keys that arrive as their escape sequence (issue 12, item 12).
+@Suite struct KeySequencesTests {
+  private func keys(_ text: String) -> [InputEvent] {
+    text.map { $0 == "\u{1B}" ? .key(.escape) : .key(.character($0)) }
+  }
+
+  @Test(arguments: [
+    ("\u{1B}[A", Key.up), ("\u{1B}[B", .down), ("\u{1B}[C", .right), ("\u{1B}[D", .left),
+    ("\u{1B}OC", .right), ("\u{1B}[H", .home), ("\u{1B}[F", .end), ("\u{1B}[5~", .pageUp),
+    ("\u{1B}[6~", .pageDown), ("\u{1B}[1~", .home), ("\u{1B}[4~", .end),
+  ])
+  func bothFormsOfACursorKeyAreTheKey(text: String, key: Key) {
+    #expect(KeySequences.folded(keys(text)) == [.key(key)])
+  }
+
+  @Test func othersStayAsTheyCameInOrder() {
+    #expect(KeySequences.folded(keys("l\u{1B}[Cq")) == [.key(.character("l")), .key(.right), .key(.character("q"))])
+    #expect(KeySequences.folded(keys("\u{1B}[")) == keys("\u{1B}["))
+    #expect(KeySequences.folded(keys("\u{1B}[Z")) == keys("\u{1B}[Z"))
+    #expect(KeySequences.folded(keys("\u{1B}q")) == keys("\u{1B}q"))
+    #expect(KeySequences.folded([.key(.escape), .wake, .key(.character("["))]) == [.key(.escape), .wake, .key(.character("["))])
+  }
+}
