@@ -94,3 +94,36 @@ import Testing
       ])
   }
 }
+
+/// Lines JSON forbids are words as such, not as a wrong type (issue 13, item 7).
+@Suite struct JSONDiagnosticsTests {
+  @Test func invalidStringsCommasNULsAndUTF16AreNotValidJSON() throws {
+    let home = try TestHome()
+    let deck = try home.deck(
+      "d.jsonl",
+      [
+        #"{"id":"a1","type":"t","title":"x\q","body":"b"}"#,
+        #"{"id":"a2","type":"t","title":"\ud800","body":"b"}"#,
+        #"{"id":"a3","type":"t","body":"b",}"#,
+        "{\"id\":\"a4\",\"type\":\"t\",\"title\":\"x\u{0}y\",\"body\":\"b\"}",
+        #"{"id":"a5","type":"t","title":7,"body":"b"}"#,
+        #"{"id":"a6","type":"t","body":"fine, \"quoted\" ,}"}"#,
+      ])
+    let messages = DeckCheck.check([deck]).problems.map { "\($0.line ?? 0): \($0.message)" }
+    #expect(
+      messages == [
+        #"1: not valid JSON: "title" is not a valid string"#,
+        #"2: not valid JSON: "title" is not a valid string"#,
+        "3: not valid JSON: a comma before } or ]",
+        "4: not valid JSON: a NUL byte or a UTF-16 mark; decks are UTF-8",
+        #"5: "title" must be a string"#,
+      ])
+    let utf16 = home.url.appendingPathComponent("u16.jsonl").path
+    let text = #"{"id":"x","type":"t","body":"b"}"# + "\n"
+    try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+      .write(to: URL(fileURLWithPath: utf16))
+    let report = DeckCheck.check([utf16])
+    #expect(report.cards == 0)
+    #expect(report.problems.first?.message.contains("UTF-16") == true, "\(report.problems)")
+  }
+}

@@ -58,6 +58,10 @@ struct DeckParser {
 
   /// Parses a non-blank line with the JSON decoder, which words every problem.
   func decode(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
+    if bytes.contains(0) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+      return .problem("not valid JSON: a NUL byte or a UTF-16 mark; decks are UTF-8")
+    }
+    if Self.hasTrailingComma(bytes) { return .problem("not valid JSON: a comma before } or ]") }
     let text = String(decoding: bytes, as: UTF8.self)
     do {
       let record = try decoder.decode(LineRecord.self, from: Data(text.utf8))
@@ -69,6 +73,28 @@ struct DeckParser {
     } catch {
       return .problem("not valid JSON")
     }
+  }
+
+  /// Whether a `,` stands right before a `}` or `]` (spaces between), outside strings: JSON
+  /// forbids it, and the decoder lets it pass.
+  static func hasTrailingComma(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var inString = false
+    var escaped = false
+    var afterComma = false
+    for byte in bytes {
+      if inString {
+        if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+        continue
+      }
+      switch byte {
+      case 0x22: (inString, afterComma) = (true, false)
+      case 0x2C: afterComma = true
+      case 0x7D, 0x5D: if afterComma { return true }
+      case 0x20, 0x09, 0x0D, 0x0A: continue
+      default: afterComma = false
+      }
+    }
+    return false
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool {
@@ -123,8 +149,11 @@ private struct LineRecord: Decodable {
     guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
     do {
       return try container.decode(String.self, forKey: key)
-    } catch {
+    } catch DecodingError.typeMismatch {
       throw LineProblem(message: "\"\(key.stringValue)\" must be a string")
+    } catch {
+      // A string JSON does not allow: a bad escape, a lone surrogate, a raw control character.
+      throw LineProblem(message: "not valid JSON: \"\(key.stringValue)\" is not a valid string")
     }
   }
 
