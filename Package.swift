@@ -82,7 +82,7 @@ let package = Package(
       name: "ScreensTests", dependencies: ["Screens", "App", "TestSupport"],
       exclude: ["Snapshots"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal", "App"]),
-    .testTarget(name: "CommandTests", dependencies: ["CommandSupport"]),
+    .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: []),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),

@@ -1,5 +1,7 @@
 import FeedCore
 import CommandSupport
+import Foundation
+import TestSupport
 import Testing
 
 /// The config file's reader takes exactly the TOML ctfo uses and words every refusal with its
@@ -104,5 +106,28 @@ import Testing
     #expect(TypeNames.nearest("nxet", among: commands) == "next")
     #expect(TypeNames.nearest("typse", among: commands) == "types")
     #expect(TypeNames.nearest("frobnicate", among: commands) == nil)
+  }
+}
+
+/// The config file's stated limit: 64 KiB read, one byte more refused; and only a regular file.
+@Suite struct ConfigFileLimitTests {
+  private func read(_ bytes: [UInt8]) throws -> Configuration {
+    let folder = try TemporaryFolder("ctfo-config")
+    let path = folder.path("config.toml")
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return try Configuration.read(file: path)
+  }
+
+  @Test func aFileAtTheLimitIsReadAndOneByteMoreIsRefused() throws {
+    let setting = Array("lookahead = 7\n".utf8)
+    let filler = [UInt8](repeating: UInt8(ascii: "#"), count: Configuration.maxFileSize - setting.count - 1) + [0x0A]
+    #expect(try read(setting + filler).lookahead == 7)
+    #expect(throws: CLIError.self) { try read(setting + filler + [0x0A]) }
+  }
+
+  @Test func aFolderOrADeviceIsNotAConfigFile() {
+    let error = #expect(throws: CLIError.self) { try Configuration.read(file: "/dev/zero") }
+    #expect(error?.description.contains("not a regular file") == true)
+    #expect(error?.exitCode == CLIError.configExit)
   }
 }
