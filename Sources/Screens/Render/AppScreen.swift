@@ -26,12 +26,15 @@ public enum AppScreen {
     switch mode {
     case .feed:
       CardScreen.draw(
-        state.feed, slide: state.slide, types: state.types, into: &grid, palette: palette)
+        state.feed, slide: state.slide, types: state.types, mark: state.mark, into: &grid,
+        palette: palette)
     case .history(let browser):
-      HistoryScreen.draw(browser, types: state.types, into: &grid, palette: palette)
+      HistoryScreen.draw(
+        browser, types: state.types, mark: state.mark, into: &grid, palette: palette)
     case .fullCard(let view):
       FullCardScreen.draw(view, types: state.types, into: &grid, palette: palette)
-    case .settings(let panel): SettingsScreen.draw(panel, into: &grid, palette: palette)
+    case .settings(let panel):
+      SettingsScreen.draw(panel, mark: state.mark, into: &grid, palette: palette)
     case .help: HelpScreen.draw(into: &grid, palette: palette)
     case .confirm(let question):
       drawMode(question.origin, state: state, into: &grid, palette: palette)

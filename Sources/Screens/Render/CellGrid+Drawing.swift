@@ -27,6 +27,18 @@ extension CellGrid {
     return col
   }
 
+  /// Draws sanitised text like `draw`, but text that does not fit before `limit` (default: the
+  /// right edge) is cut so that `mark` ends it: a cut always shows.
+  @discardableResult
+  mutating func drawClipped(
+    _ text: String, row: Int, column: Int, style: CellStyle = .plain, limit: Int? = nil,
+    mark: TruncationMark
+  ) -> Int {
+    let end = Swift.min(limit ?? width, width)
+    let shown = mark.clipped(text, width: end - column)
+    return draw(shown, row: row, column: column, style: style, limit: end)
+  }
+
   /// Draws the app's own text (box lines, arrows, key names): one cell per character, which
   /// holds for everything the app writes itself, whatever width table is in use.
   @discardableResult
