@@ -271,3 +271,22 @@ extension AppState {
     return nil
   }
 }
+
+/// The help screen scrolls with the list keys, within its key list, and stays there on resize.
+@Suite struct HelpScrollReducerTests {
+  @Test func theListKeysScrollTheHelpWithinItsLines() {
+    var state = Fixtures.showing(Fixtures.asciiCard, width: 40, height: 12)
+    _ = state.reduce(.key(.character("?")))
+    let last = HelpText.keys.count - Geometry.helpRows(height: 12)
+    #expect(state.reduce(.key(.down)) == [])
+    #expect(state.mode == .help(origin: .feed, scroll: 1))
+    _ = state.reduce(.key(.end))
+    #expect(state.mode == .help(origin: .feed, scroll: last))
+    _ = state.reduce(.key(.character("j")))
+    #expect(state.mode == .help(origin: .feed, scroll: last))
+    _ = state.reduce(.resized(width: 80, height: 24))
+    #expect(state.mode == .help(origin: .feed, scroll: 0))
+    _ = state.reduce(.key(.escape))
+    #expect(state.mode == .feed)
+  }
+}

@@ -46,7 +46,7 @@ extension AppState {
     case .history(let browser): return pressInHistory(key, browser)
     case .fullCard(let view): return pressInFullCard(key, view)
     case .settings(let panel): return pressInSettings(key, panel)
-    case .help(let origin): return pressInHelp(key, origin: origin)
+    case .help(let origin, let scroll): return pressInHelp(key, origin: origin, scroll: scroll)
     case .confirm(let question): return answer(key, question)
     }
   }
@@ -168,7 +168,12 @@ extension AppState {
     }
   }
 
-  private mutating func pressInHelp(_ key: Key, origin: AppMode) -> [AppEffect] {
+  private mutating func pressInHelp(_ key: Key, origin: AppMode, scroll: Int) -> [AppEffect] {
+    if let delta = Self.listMove(key, page: Geometry.helpRows(height: height)) {
+      let moved = scroll.addingReportingOverflow(delta).partialValue
+      mode = .help(origin: origin, scroll: Geometry.clampedHelpScroll(moved, height: height))
+      return []
+    }
     switch key {
     case .escape, .character("q"), .character("?"), .enter:
       mode = origin
@@ -225,6 +230,8 @@ extension AppState {
     case .settings(var panel):
       panel.viewport.reveal(rows: Geometry.settingsRows(height: height))
       mode = .settings(panel)
+    case .help(let origin, let scroll):
+      mode = .help(origin: origin, scroll: Geometry.clampedHelpScroll(scroll, height: height))
     default: break
     }
   }

@@ -46,6 +46,14 @@ public enum Geometry {
   /// How many text rows of the whole card fit on a screen `height` rows tall.
   public static func fullCardRows(height: Int) -> Int { max(height - listTop - 1, 1) }
 
+  /// How many lines of the key list fit on a help screen `height` rows tall.
+  public static func helpRows(height: Int) -> Int { max(height - listTop - 1, 1) }
+
+  /// `scroll` kept between the first line and the last screenful of the key list.
+  public static func clampedHelpScroll(_ scroll: Int, height: Int) -> Int {
+    min(max(scroll, 0), max(HelpText.keys.count - helpRows(height: height), 0))
+  }
+
   /// The whole card's text width on a screen `width` columns wide.
   public static func fullCardWidth(width: Int) -> Int { max(min(maxTextWidth, width - 4), 1) }
 

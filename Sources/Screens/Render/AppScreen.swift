@@ -35,7 +35,7 @@ public enum AppScreen {
       FullCardScreen.draw(view, types: state.types, into: &grid, palette: palette)
     case .settings(let panel):
       SettingsScreen.draw(panel, mark: state.mark, into: &grid, palette: palette)
-    case .help: HelpScreen.draw(into: &grid, palette: palette)
+    case .help(_, let scroll): HelpScreen.draw(scroll: scroll, into: &grid, palette: palette)
     case .confirm(let question):
       drawMode(question.origin, state: state, into: &grid, palette: palette)
       ConfirmDialog.draw(question, into: &grid, palette: palette)
