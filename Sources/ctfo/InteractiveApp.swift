@@ -102,6 +102,8 @@ final class InteractiveApp {
     case .resizeTextArea(let area):
       services.resize(textArea: area)
       return nil
+    case .openURL(let url):
+      return .urlOpened(failure: session.whileSuspended { LinkOpener.open(url) })
     case .quit:
       quitting = true
       return nil

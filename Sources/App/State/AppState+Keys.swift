@@ -1,4 +1,5 @@
 import FeedCore
+import FeedPipeline
 
 extension AppState {
   /// A key press: Ctrl-C quits; under the minimum size no other key but `q` and `?` acts. A
@@ -146,8 +147,22 @@ extension AppState {
     case .escape, .character("q"), .enter:
       mode = view.origin
       return mode == .feed ? fetchIfIdle() : []
+    case .character("o"): return openLink(of: view.card)
     default: return []
     }
+  }
+
+  /// Opens the card's link when it is an http or https URL; says why not otherwise.
+  private mutating func openLink(of card: PreparedCard) -> [AppEffect] {
+    guard let url = card.card.url, !url.isEmpty else {
+      message = "This card has no link"
+      return []
+    }
+    guard WebLink.isOpenable(url) else {
+      message = "Only http and https links are opened"
+      return []
+    }
+    return [.openURL(url)]
   }
 
   private mutating func pressInSettings(_ key: Key, _ panel: SettingsPanel) -> [AppEffect] {

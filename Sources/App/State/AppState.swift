@@ -66,6 +66,7 @@ public struct AppState: Sendable, Hashable {
     case .cardOpened(let card): open(card)
     case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
     case .settingChanged(let outcome): settingChanged(outcome)
+    case .urlOpened(let failure): message = failure
     }
     return []
   }

@@ -6,7 +6,7 @@ public enum HelpText {
     ("←  h", "swipe left: TIFB"),
     ("↑  k", "swipe up: CTFO"),
     ("↓  j", "history"),
-    ("Enter Space", "the whole card, when cut"),
+    ("Enter Space", "whole card: answer, link"),
     ("u  Backspace", "undo the last swipe"),
     ("s", "settings: card types"),
     ("?", "this help"),
@@ -14,6 +14,7 @@ public enum HelpText {
     ("", ""),
     ("↑↓ PgUp PgDn", "move in lists, scroll"),
     ("Enter", "open a history card"),
+    ("o", "open the card's link"),
     ("Esc  q", "back"),
   ]
 }

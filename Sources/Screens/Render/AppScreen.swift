@@ -46,7 +46,8 @@ public enum AppScreen {
     switch state.mode {
     case .feed: return HintBar.feed
     case .history: return HintBar.history
-    case .fullCard: return HintBar.fullCard
+    case .fullCard(let view):
+      return (view.card.card.url ?? "").isEmpty ? HintBar.fullCard : HintBar.fullCardWithLink
     case .settings: return HintBar.settings
     case .help: return HintBar.help
     case .confirm: return HintBar.confirm
