@@ -93,7 +93,9 @@ final class InteractiveApp {
       return nil
     case .undo: return .undone(services.undo())
     case .loadTypes: return .typesLoaded(services.typeStatuses())
-    case .loadHistory(let limit): return .historyLoaded(services.history(limit: limit))
+    case .loadHistory(let limit):
+      let entries = services.history(limit: limit)
+      return .historyLoaded(entries, total: services.historyCount())
     case .openCard(let id): return .cardOpened(services.card(id: id))
     case .loadSettings:
       return .settingsLoaded(services.typeStatuses(), problems: services.deckProblems())

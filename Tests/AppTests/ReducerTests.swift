@@ -83,7 +83,7 @@ import Testing
 
   @Test func aWakeWhileAnotherScreenIsOpenWaitsForTheReturn() {
     var state = AppState(width: 80, height: 24)
-    _ = state.reduce(.historyLoaded([]))
+    _ = state.reduce(.historyLoaded([], total: 0))
     #expect(state.reduce(.wake) == [])
     #expect(state.reduce(.key(.escape)) == [.takeNext])
     #expect(state.mode == .feed)
@@ -92,7 +92,7 @@ import Testing
   @Test func historyOpensNewestFirstAndReturnsToTheSameCard() {
     var state = showing
     #expect(state.reduce(.key(.down)) == [.loadHistory(limit: AppState.historyLimit)])
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3), total: 3))
     guard case .history(let browser) = state.mode else {
       Issue.record("not in history: \(state.mode)")
       return
@@ -108,7 +108,7 @@ import Testing
 
   @Test func historyMovesByRowsAndPagesWithinItsEntries() {
     var state = AppState(width: 80, height: 12)
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 30)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 30), total: 30))
     let rows = Geometry.historyRows(height: 12)
     _ = state.reduce(.key(.pageDown))
     _ = state.reduce(.key(.pageDown))
@@ -127,7 +127,7 @@ import Testing
 
   @Test func aVanishedHistoryCardSaysSo() {
     var state = showing
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 2)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 2), total: 2))
     _ = state.reduce(.cardOpened(nil))
     #expect(state.message == "That card is no longer available")
     #expect(state.mode == .history(HistoryBrowser(entries: Fixtures.history(count: 2))))
@@ -252,7 +252,7 @@ import Testing
   @Test func quitFromTheFeedCtrlCAnywhereAndOnSignals() {
     var state = showing
     #expect(state.reduce(.key(.character("q"))) == [.quit])
-    _ = state.reduce(.historyLoaded([]))
+    _ = state.reduce(.historyLoaded([], total: 0))
     #expect(state.reduce(.key(.control("c"))) == [.quit])
     #expect(state.reduce(.terminate) == [.quit])
   }

@@ -27,7 +27,7 @@ import Testing
   @Test func cutHistoryTitlesAndLabelsEndWithTheMark() {
     var state = Fixtures.showing(Fixtures.asciiCard, width: 40, height: 12)
     state.types["fact"] = CardType(name: "fact", label: "Fact of the natural world", colour: nil)
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3), total: 3))
     let fact = rows(state).first { $0.contains("Octopuses") } ?? ""
     #expect(fact.contains("Fact of the n… "), "\(fact)")
     #expect(fact.contains("Octopuses have t… TFU"), "\(fact)")
@@ -46,5 +46,16 @@ import Testing
     _ = state.reduce(.settingsLoaded(statuses, problems: []))
     let row = rows(state).first { $0.contains("Facts") } ?? ""
     #expect(row.contains("Facts about the natural…"), "\(row)")
+  }
+}
+
+/// The history title counts every card, not only those the view loaded (issue 12, item 11).
+@Suite struct HistoryCountTests {
+  @Test func theTitleSaysHowManyCardsTheHistoryHolds() {
+    var state = Fixtures.showing(Fixtures.asciiCard, width: 80, height: 24)
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3), total: 2_000_057))
+    var grid = CellGrid(width: 80, height: 24)
+    AppScreen.render(state, into: &grid, colour: true)
+    #expect(grid.lines[0].contains("History (2000057 cards, newest first)"), "\(grid.lines[0])")
   }
 }

@@ -20,8 +20,8 @@ public enum AppAction: Sendable, Hashable {
   case undone(ShownCard?)
   /// The result of `.loadTypes`.
   case typesLoaded([TypeStatus])
-  /// The result of `.loadHistory`.
-  case historyLoaded([HistoryEntry])
+  /// The result of `.loadHistory`: the newest entries, and how many cards the history holds.
+  case historyLoaded([HistoryEntry], total: Int)
   /// The result of `.openCard`: nil when the card can no longer be found.
   case cardOpened(PreparedCard?)
   /// The result of `.loadSettings`.

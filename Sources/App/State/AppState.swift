@@ -62,7 +62,8 @@ public struct AppState: Sendable, Hashable {
     case .dealt(let item, let position): deal(item, position: position)
     case .undone(let card): undone(card)
     case .typesLoaded(let statuses): learn(statuses)
-    case .historyLoaded(let entries): mode = .history(HistoryBrowser(entries: entries))
+    case .historyLoaded(let entries, let total):
+      mode = .history(HistoryBrowser(entries: entries, total: total))
     case .cardOpened(let card): open(card)
     case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
     case .settingChanged(let outcome): settingChanged(outcome)

@@ -14,7 +14,7 @@ public enum HistoryScreen {
     into grid: inout CellGrid, palette: Palette
   ) {
     grid.drawChrome(
-      "History (\(browser.entries.count) cards, newest first)", row: 0, column: 1,
+      "History (\(browser.total) cards, newest first)", row: 0, column: 1,
       style: palette.title)
     guard !browser.entries.isEmpty else {
       grid.drawChrome("No cards yet", row: listTop, column: 1, style: palette.quiet)
