@@ -39,7 +39,8 @@ import Testing
 
   @Test func aCardWithALinkHasMoreToShow() {
     let card = Card(id: "l1", type: "fact", body: "Short.", url: "https://example.org/")
-    #expect(ShownCard(prepared: Fixtures.prepared(card, width: 80, height: 24), position: 0).hasMore)
+    let prepared = Fixtures.prepared(card, width: 80, height: 24)
+    #expect(ShownCard(prepared: prepared, position: 0).hasMore)
   }
 
   @Test func theLinkIsNeverOpenedFromTheCardFace() {
