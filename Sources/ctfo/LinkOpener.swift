@@ -23,6 +23,7 @@ enum LinkOpener {
     return first.flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
   }
 
+  /// Why the browser could not be started (`strerror` of `posix_spawnp`'s error).
   struct SpawnError: Error {
     var reason: String
   }
