@@ -59,3 +59,28 @@ import Testing
     #expect(grid.lines[0].contains("History (2000057 cards, newest first)"), "\(grid.lines[0])")
   }
 }
+
+/// A type label too long for the card's top edge ends with the mark too.
+@Suite struct ClippedLabelTests {
+  @Test func aCutTypeLabelOnTheCardEndsWithTheMark() {
+    var state = Fixtures.showing(Fixtures.asciiCard, width: 20, height: 6)
+    state.types["fact"] = CardType(name: "fact", label: "Facts of the natural world", colour: nil)
+    var grid = CellGrid(width: 20, height: 6)
+    AppScreen.render(state, into: &grid, colour: true)
+    #expect(grid.lines[0].contains("┌─ Facts of th… ─┐"), "\(grid.lines)")
+  }
+}
+
+/// The screen's edge is no cut: a card sliding off it shows no mark.
+@Suite struct SlidingClipTests {
+  @Test func aCardSlidingOffTheScreenShowsNoMark() {
+    for frames in 0..<SlideOut.frames - 1 {
+      var state = Fixtures.showing(Fixtures.asciiCard, width: 40, height: 12)
+      _ = state.reduce(.key(.right))
+      for _ in 0..<frames { _ = state.reduce(.frame) }
+      var grid = CellGrid(width: 40, height: 12)
+      AppScreen.render(state, into: &grid, colour: true)
+      #expect(!grid.lines.joined().contains("…"), "frame \(frames): \(grid.lines)")
+    }
+  }
+}

@@ -62,7 +62,8 @@ public enum CardScreen {
   ) {
     let type = types[card.prepared.card.type] ?? CardType(name: card.prepared.card.type)
     grid.clear(row: frame.top, column: frame.left, width: frame.width, height: frame.height)
-    grid.drawBox(frame, label: Untrusted.line(type.label), labelStyle: palette.label(type.colour))
+    grid.drawBox(
+      frame, label: Untrusted.line(type.label), labelStyle: palette.label(type.colour), mark: mark)
     let lines = card.prepared.layout.lines.prefix(frame.height - chromeHeight)
     let titleRows = titleLineCount(
       title: card.prepared.card.title, lines: card.prepared.layout.lines)
