@@ -116,6 +116,14 @@ public final class TerminalSession {
     doupdate()
   }
 
+  /// Gives the terminal back as it was before curses while `body` runs (a browser, which may be
+  /// a terminal one), then takes it again with a full repaint.
+  public func whileSuspended<T>(_ body: () -> T) -> T {
+    endwin()
+    defer { resume() }
+    return body()
+  }
+
   /// Resizes curses and the window to the terminal's size now.
   func applyTerminalSize() {
     var rows: Int32 = 0

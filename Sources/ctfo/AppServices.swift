@@ -19,6 +19,8 @@ protocol AppServices {
   func undo() -> ShownCard?
   /// The last `limit` history entries.
   func history(limit: Int) -> [HistoryEntry]
+  /// How many cards the history holds.
+  func historyCount() -> Int
   /// A card from the history, prepared again (sanitised; its layout is not used).
   func card(id: String) -> PreparedCard?
   /// Every type with its count, enabled and failing state.

@@ -17,7 +17,8 @@ struct CTFO: ParsableCommand {
     discussion: """
       With no subcommand, ctfo starts the interactive app. Keys: → ← ↑ (or l h k) swipe the card \
       right (TFU), left (TIFB) or up (CTFO), the three reactions; ↓ (or j) opens the history; Enter or Space opens the whole \
-      card; u or Backspace undoes the last swipe; s settings; ? help; q quit.
+      card (answer, source, link), where o opens the link with $BROWSER or xdg-open; u or \
+      Backspace undoes the last swipe; s settings; ? help; q quit.
 
       Files: everything under --home DIR or $CTFO_HOME when given; otherwise the config in \
       $XDG_CONFIG_HOME/ctfo/config.toml, the state in $XDG_STATE_HOME/ctfo/state.sqlite and \

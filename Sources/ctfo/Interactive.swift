@@ -1,4 +1,5 @@
 import App
+import CardText
 import ArgumentParser
 import CommandSupport
 import FeedCore
@@ -42,6 +43,15 @@ enum Interactive {
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       problems: launch.problems.map(\.description), area: area)
-    InteractiveApp(session: session, wakeFD: wake.fd, services: services).run()
+    InteractiveApp(
+      session: session, wakeFD: wake.fd, services: services, mark: truncationMark()
+    ).run()
+  }
+
+  /// The mark for cut text, from the variables `TruncationMark(environment:)` reads.
+  static func truncationMark() -> TruncationMark {
+    let names = ["CTFO_ASCII", "LC_ALL", "LC_CTYPE", "LANG"]
+    let set = names.compactMap { name in Environment.variable(name).map { (name, $0) } }
+    return TruncationMark(environment: Dictionary(uniqueKeysWithValues: set))
   }
 }

@@ -10,7 +10,8 @@ import Terminal
 /// It blocks in `waitForEvents` with no timeout, so an idle app uses no CPU; only while a
 /// slide-out plays does it wait for at most one frame.
 ///
-///     let app = InteractiveApp(session: session, wakeFD: pipe.fd, services: services)
+///     let app = InteractiveApp(
+///       session: session, wakeFD: pipe.fd, services: services, mark: .ellipsis)
 ///     app.run()
 final class InteractiveApp {
   private let session: TerminalSession
@@ -19,12 +20,14 @@ final class InteractiveApp {
   private var state: AppState
   private var quitting = false
 
-  init(session: TerminalSession, wakeFD: Int32, services: any AppServices) {
+  init(
+    session: TerminalSession, wakeFD: Int32, services: any AppServices, mark: TruncationMark
+  ) {
     self.session = session
     self.wakeFD = wakeFD
     self.services = services
     let size = session.size
-    state = AppState(width: size.width, height: size.height)
+    state = AppState(width: size.width, height: size.height, mark: mark)
   }
 
   /// Runs until the user quits or a signal ends the session; saves, then restores the terminal.
@@ -90,7 +93,9 @@ final class InteractiveApp {
       return nil
     case .undo: return .undone(services.undo())
     case .loadTypes: return .typesLoaded(services.typeStatuses())
-    case .loadHistory(let limit): return .historyLoaded(services.history(limit: limit))
+    case .loadHistory(let limit):
+      let entries = services.history(limit: limit)
+      return .historyLoaded(entries, total: services.historyCount())
     case .openCard(let id): return .cardOpened(services.card(id: id))
     case .loadSettings:
       return .settingsLoaded(services.typeStatuses(), problems: services.deckProblems())
@@ -99,6 +104,8 @@ final class InteractiveApp {
     case .resizeTextArea(let area):
       services.resize(textArea: area)
       return nil
+    case .openURL(let url):
+      return .urlOpened(failure: session.whileSuspended { LinkOpener.open(url) })
     case .quit:
       quitting = true
       return nil

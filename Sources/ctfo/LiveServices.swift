@@ -68,6 +68,8 @@ final class LiveServices: AppServices {
     return (try? launch.state.history(limit: limit)) ?? []
   }
 
+  func historyCount() -> Int { (try? launch.state.historyCount()) ?? 0 }
+
   func card(id: String) -> PreparedCard? { prepared(id: id) }
 
   func typeStatuses() -> [TypeStatus] { feed.statuses }

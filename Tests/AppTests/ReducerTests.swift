@@ -83,7 +83,7 @@ import Testing
 
   @Test func aWakeWhileAnotherScreenIsOpenWaitsForTheReturn() {
     var state = AppState(width: 80, height: 24)
-    _ = state.reduce(.historyLoaded([]))
+    _ = state.reduce(.historyLoaded([], total: 0))
     #expect(state.reduce(.wake) == [])
     #expect(state.reduce(.key(.escape)) == [.takeNext])
     #expect(state.mode == .feed)
@@ -92,7 +92,7 @@ import Testing
   @Test func historyOpensNewestFirstAndReturnsToTheSameCard() {
     var state = showing
     #expect(state.reduce(.key(.down)) == [.loadHistory(limit: AppState.historyLimit)])
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3), total: 3))
     guard case .history(let browser) = state.mode else {
       Issue.record("not in history: \(state.mode)")
       return
@@ -108,7 +108,7 @@ import Testing
 
   @Test func historyMovesByRowsAndPagesWithinItsEntries() {
     var state = AppState(width: 80, height: 12)
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 30)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 30), total: 30))
     let rows = Geometry.historyRows(height: 12)
     _ = state.reduce(.key(.pageDown))
     _ = state.reduce(.key(.pageDown))
@@ -127,7 +127,7 @@ import Testing
 
   @Test func aVanishedHistoryCardSaysSo() {
     var state = showing
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 2)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 2), total: 2))
     _ = state.reduce(.cardOpened(nil))
     #expect(state.message == "That card is no longer available")
     #expect(state.mode == .history(HistoryBrowser(entries: Fixtures.history(count: 2))))
@@ -252,7 +252,7 @@ import Testing
   @Test func quitFromTheFeedCtrlCAnywhereAndOnSignals() {
     var state = showing
     #expect(state.reduce(.key(.character("q"))) == [.quit])
-    _ = state.reduce(.historyLoaded([]))
+    _ = state.reduce(.historyLoaded([], total: 0))
     #expect(state.reduce(.key(.control("c"))) == [.quit])
     #expect(state.reduce(.terminate) == [.quit])
   }
@@ -269,5 +269,24 @@ extension AppState {
   var shownCard: ShownCard? {
     if case .card(let card) = feed { return card }
     return nil
+  }
+}
+
+/// The help screen scrolls with the list keys, within its key list, and stays there on resize.
+@Suite struct HelpScrollReducerTests {
+  @Test func theListKeysScrollTheHelpWithinItsLines() {
+    var state = Fixtures.showing(Fixtures.asciiCard, width: 40, height: 12)
+    _ = state.reduce(.key(.character("?")))
+    let last = HelpText.keys.count - Geometry.helpRows(height: 12)
+    #expect(state.reduce(.key(.down)) == [])
+    #expect(state.mode == .help(origin: .feed, scroll: 1))
+    _ = state.reduce(.key(.end))
+    #expect(state.mode == .help(origin: .feed, scroll: last))
+    _ = state.reduce(.key(.character("j")))
+    #expect(state.mode == .help(origin: .feed, scroll: last))
+    _ = state.reduce(.resized(width: 80, height: 24))
+    #expect(state.mode == .help(origin: .feed, scroll: 0))
+    _ = state.reduce(.key(.escape))
+    #expect(state.mode == .feed)
   }
 }

@@ -103,7 +103,7 @@ import Testing
 
   @Test func keysAnotherScreenTakesAreNotSwipes() {
     var state = afterASwipe
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 3), total: 3))
     _ = state.reduce(.key(.character("l")))
     #expect(state.mode == .history(HistoryBrowser(entries: Fixtures.history(count: 3))))
     #expect(state.reduce(.key(.escape)) == [.takeNext])

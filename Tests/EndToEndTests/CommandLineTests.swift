@@ -60,7 +60,16 @@ import Testing
     let shown = try cli.run(["next", "-n", "5", "--json"]).objects.map { $0["id"] as! String }
     let history = try cli.run(["history", "-n", "5", "--json"]).objects
     #expect(history.map { $0["id"] as! String } == shown.reversed())
-    #expect(history.map { $0["index"] as! Int } == [4, 3, 2, 1, 0])
+    #expect(history.map { $0["index"] as! Int } == [5, 4, 3, 2, 1])
+  }
+
+  /// The first card shown is #1 in the app and 1 in `ctfo history` (issue 12, item 11).
+  @Test func historyNumbersCardsFromOneAsTheAppDoes() throws {
+    let cli = try CommandLine()
+    defer { cli.remove() }
+    _ = try cli.run(["next", "-n", "2"])
+    let lines = try cli.run(["history"]).stdout.split(separator: "\n")
+    #expect(lines.map { $0.split(separator: " ").first } == ["2", "1"], "\(lines)")
   }
 
   @Test func theBundledDecksPassDeckCheck() throws {

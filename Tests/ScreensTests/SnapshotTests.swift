@@ -62,7 +62,7 @@ import Testing
 
   @Test(arguments: sizes) func history(width: Int, height: Int) {
     var state = Fixtures.showing(Fixtures.asciiCard, width: width, height: height)
-    _ = state.reduce(.historyLoaded(Fixtures.history(count: 40)))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 40), total: 40))
     _ = state.reduce(.key(.down))
     snapshots.assert(render(state), named: "history")
   }

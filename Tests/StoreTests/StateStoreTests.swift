@@ -15,6 +15,12 @@ import Testing
     #expect(try home.state.history(limit: 2) == [entries[29_999], entries[29_998]])
     #expect(try home.state.history(limit: 2, before: 10) == [entries[9], entries[8]])
     #expect(try home.state.append(Array(records.prefix(2))) == [30_000, 30_001])
+    #expect(try home.state.historyCount() == 30_002)
+  }
+
+  @Test func anEmptyHistoryCountsNone() throws {
+    let home = try TestHome()
+    #expect(try home.state.historyCount() == 0)
   }
 
   @Test func setsAndClearsAReaction() throws {

@@ -79,8 +79,10 @@ public enum Fixtures {
   }
 
   /// A state showing `card` on the feed at position 7.
-  public static func showing(_ card: Card, width: Int = 80, height: Int = 24) -> AppState {
-    var state = AppState(width: width, height: height)
+  public static func showing(
+    _ card: Card, width: Int = 80, height: Int = 24, mark: TruncationMark = .ellipsis
+  ) -> AppState {
+    var state = AppState(width: width, height: height, mark: mark)
     state.types = types
     state.feed = .card(
       ShownCard(prepared: prepared(card, width: width, height: height), position: 7))

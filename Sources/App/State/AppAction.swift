@@ -20,14 +20,16 @@ public enum AppAction: Sendable, Hashable {
   case undone(ShownCard?)
   /// The result of `.loadTypes`.
   case typesLoaded([TypeStatus])
-  /// The result of `.loadHistory`.
-  case historyLoaded([HistoryEntry])
+  /// The result of `.loadHistory`: the newest entries, and how many cards the history holds.
+  case historyLoaded([HistoryEntry], total: Int)
   /// The result of `.openCard`: nil when the card can no longer be found.
   case cardOpened(PreparedCard?)
   /// The result of `.loadSettings`.
   case settingsLoaded([TypeStatus], problems: [String])
   /// The result of `.setEnabled`.
   case settingChanged(SettingOutcome)
+  /// The result of `.openURL`: nil when the browser ran, else what went wrong.
+  case urlOpened(failure: String?)
 }
 
 /// What came of enabling or disabling a type.
@@ -60,6 +62,9 @@ public enum AppEffect: Sendable, Hashable {
   case setEnabled(type: String, enabled: Bool, confirmed: Bool)
   /// Tell the feed the body text area changed: it lays ready cards out again.
   case resizeTextArea(TextArea)
+  /// Open an http or https link (checked with `WebLink.isOpenable`) in the user's browser;
+  /// answer `.urlOpened`.
+  case openURL(String)
   /// Save state, restore the terminal and exit.
   case quit
 }

@@ -5,7 +5,7 @@ public indirect enum AppMode: Sendable, Hashable {
   case history(HistoryBrowser)
   case fullCard(FullCardView)
   case settings(SettingsPanel)
-  /// The key list, and the screen to return to.
-  case help(origin: AppMode)
+  /// The key list scrolled to its line `scroll`, and the screen to return to.
+  case help(origin: AppMode, scroll: Int = 0)
   case confirm(Confirmation)
 }

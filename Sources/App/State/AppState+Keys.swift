@@ -1,4 +1,5 @@
 import FeedCore
+import FeedPipeline
 
 extension AppState {
   /// A key press: Ctrl-C quits; under the minimum size no other key but `q` and `?` acts. A
@@ -46,7 +47,7 @@ extension AppState {
     case .history(let browser): return pressInHistory(key, browser)
     case .fullCard(let view): return pressInFullCard(key, view)
     case .settings(let panel): return pressInSettings(key, panel)
-    case .help(let origin): return pressInHelp(key, origin: origin)
+    case .help(let origin, let scroll): return pressInHelp(key, origin: origin, scroll: scroll)
     case .confirm(let question): return answer(key, question)
     }
   }
@@ -146,8 +147,22 @@ extension AppState {
     case .escape, .character("q"), .enter:
       mode = view.origin
       return mode == .feed ? fetchIfIdle() : []
+    case .character("o"): return openLink(of: view.card)
     default: return []
     }
+  }
+
+  /// Opens the card's link when it is an http or https URL; says why not otherwise.
+  private mutating func openLink(of card: PreparedCard) -> [AppEffect] {
+    guard let url = card.card.url, !url.isEmpty else {
+      message = "This card has no link"
+      return []
+    }
+    guard WebLink.isOpenable(url) else {
+      message = "Only http and https links are opened"
+      return []
+    }
+    return [.openURL(url)]
   }
 
   private mutating func pressInSettings(_ key: Key, _ panel: SettingsPanel) -> [AppEffect] {
@@ -168,7 +183,12 @@ extension AppState {
     }
   }
 
-  private mutating func pressInHelp(_ key: Key, origin: AppMode) -> [AppEffect] {
+  private mutating func pressInHelp(_ key: Key, origin: AppMode, scroll: Int) -> [AppEffect] {
+    if let delta = Self.listMove(key, page: Geometry.helpRows(height: height)) {
+      let moved = scroll.addingReportingOverflow(delta).partialValue
+      mode = .help(origin: origin, scroll: Geometry.clampedHelpScroll(moved, height: height))
+      return []
+    }
     switch key {
     case .escape, .character("q"), .character("?"), .enter:
       mode = origin
@@ -225,6 +245,8 @@ extension AppState {
     case .settings(var panel):
       panel.viewport.reveal(rows: Geometry.settingsRows(height: height))
       mode = .settings(panel)
+    case .help(let origin, let scroll):
+      mode = .help(origin: origin, scroll: Geometry.clampedHelpScroll(scroll, height: height))
     default: break
     }
   }

@@ -25,10 +25,14 @@ public struct AppState: Sendable, Hashable {
   /// Keys typed while the placeholder stood for the next card, oldest first: they act, in
   /// order, once it is on screen.
   public var typedAhead: [Key] = []
+  /// What ends text cut to fit a line ("…", or "..." where "…" may be drawn two cells wide);
+  /// decided once at launch from the environment.
+  public let mark: TruncationMark
 
-  public init(width: Int, height: Int) {
+  public init(width: Int, height: Int, mark: TruncationMark = .ellipsis) {
     self.width = width
     self.height = height
+    self.mark = mark
   }
 
   /// The effects that start the app.
@@ -58,10 +62,12 @@ public struct AppState: Sendable, Hashable {
     case .dealt(let item, let position): deal(item, position: position)
     case .undone(let card): undone(card)
     case .typesLoaded(let statuses): learn(statuses)
-    case .historyLoaded(let entries): mode = .history(HistoryBrowser(entries: entries))
+    case .historyLoaded(let entries, let total):
+      mode = .history(HistoryBrowser(entries: entries, total: total))
     case .cardOpened(let card): open(card)
     case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
     case .settingChanged(let outcome): settingChanged(outcome)
+    case .urlOpened(let failure): message = failure
     }
     return []
   }

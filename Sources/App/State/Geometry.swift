@@ -46,17 +46,28 @@ public enum Geometry {
   /// How many text rows of the whole card fit on a screen `height` rows tall.
   public static func fullCardRows(height: Int) -> Int { max(height - listTop - 1, 1) }
 
+  /// How many lines of the key list fit on a help screen `height` rows tall.
+  public static func helpRows(height: Int) -> Int { max(height - listTop - 1, 1) }
+
+  /// `scroll` kept between the first line and the last screenful of the key list.
+  public static func clampedHelpScroll(_ scroll: Int, height: Int) -> Int {
+    min(max(scroll, 0), max(HelpText.keys.count - helpRows(height: height), 0))
+  }
+
   /// The whole card's text width on a screen `width` columns wide.
   public static func fullCardWidth(width: Int) -> Int { max(min(maxTextWidth, width - 4), 1) }
 
-  /// The whole card laid out to the screen's text width: title, body, then the reveal.
+  /// The whole card laid out to the screen's text width: title, body, the reveal, then the
+  /// source and the link (sanitised when the card was prepared), each part after a blank line.
   public static func fullCardLines(_ card: PreparedCard, width: Int) -> [String] {
     let w = fullCardWidth(width: width)
     let main = CardLayout.layout(
       title: card.card.title, body: card.card.body, width: w, height: .max)
-    guard let reveal = card.card.reveal, !reveal.isEmpty else { return main.lines }
-    let shown = CardLayout.layout(title: nil, body: reveal, width: w, height: .max)
-    return main.lines + [""] + shown.lines
+    let source = [card.card.source, card.card.url].compactMap { $0 }.filter { !$0.isEmpty }
+    let parts = [card.card.reveal ?? "", source.joined(separator: "\n")].filter { !$0.isEmpty }
+    return parts.reduce(main.lines) { lines, part in
+      lines + [""] + CardLayout.layout(title: nil, body: part, width: w, height: .max).lines
+    }
   }
 
   /// `scroll` kept between the first line and the last screenful of the whole card.

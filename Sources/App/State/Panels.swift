@@ -3,12 +3,18 @@ import FeedPipeline
 
 /// The history view: the cards shown, newest first.
 public struct HistoryBrowser: Sendable, Hashable {
+  /// The newest entries, at most `AppState.historyLimit` of them.
   public var entries: [HistoryEntry]
+  /// How many cards the history holds (more than `entries` when it is longer than the limit).
+  public var total: Int
   public var viewport: ListViewport
 
-  /// Orders `entries` newest first whatever order they came in.
-  public init(entries: [HistoryEntry], viewport: ListViewport = ListViewport()) {
+  /// Orders `entries` newest first whatever order they came in; `total` defaults to their
+  /// number.
+  public init(entries: [HistoryEntry], total: Int? = nil, viewport: ListViewport = ListViewport())
+  {
     self.entries = entries.sorted { $0.index > $1.index }
+    self.total = total ?? entries.count
     self.viewport = viewport
   }
 }

@@ -11,10 +11,11 @@ public struct ShownCard: Sendable, Hashable {
     self.position = position
   }
 
-  /// True when the full-card view shows more than the card screen: the text was truncated or
-  /// the card has a reveal (a trivia answer, a punchline).
+  /// True when the full-card view shows more than the card screen: the text was truncated, or
+  /// the card has a reveal (a trivia answer, a punchline) or a link.
   public var hasMore: Bool {
     prepared.layout.truncated || !(prepared.card.reveal ?? "").isEmpty
+      || !(prepared.card.url ?? "").isEmpty
   }
 }
 

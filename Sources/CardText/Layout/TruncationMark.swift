@@ -28,6 +28,16 @@ public enum TruncationMark: String, Sendable, Hashable {
     self = ["ja", "zh", "ko"].contains(language ?? "") ? .ascii : .ellipsis
   }
 
+  /// `line` as it is when it fits in `width` cells, else cut so that the mark fits after it.
+  ///
+  ///     TruncationMark.ellipsis.clipped("Merriam-Webster", width: 10)  // "Merriam-W…"
+  public func clipped(_ line: String, width: Int) -> String {
+    guard DisplayWidth.of(line) > width else { return line }
+    var cut = line
+    end(&cut, width: width)
+    return cut
+  }
+
   /// Cuts `line` until the mark fits after it within `width` cells, and appends the mark (only
   /// its first `width` characters on a narrower line).
   func end(_ line: inout String, width: Int) {

@@ -26,13 +26,16 @@ public enum AppScreen {
     switch mode {
     case .feed:
       CardScreen.draw(
-        state.feed, slide: state.slide, types: state.types, into: &grid, palette: palette)
+        state.feed, slide: state.slide, types: state.types, mark: state.mark, into: &grid,
+        palette: palette)
     case .history(let browser):
-      HistoryScreen.draw(browser, types: state.types, into: &grid, palette: palette)
+      HistoryScreen.draw(
+        browser, types: state.types, mark: state.mark, into: &grid, palette: palette)
     case .fullCard(let view):
       FullCardScreen.draw(view, types: state.types, into: &grid, palette: palette)
-    case .settings(let panel): SettingsScreen.draw(panel, into: &grid, palette: palette)
-    case .help: HelpScreen.draw(into: &grid, palette: palette)
+    case .settings(let panel):
+      SettingsScreen.draw(panel, mark: state.mark, into: &grid, palette: palette)
+    case .help(_, let scroll): HelpScreen.draw(scroll: scroll, into: &grid, palette: palette)
     case .confirm(let question):
       drawMode(question.origin, state: state, into: &grid, palette: palette)
       ConfirmDialog.draw(question, into: &grid, palette: palette)
@@ -43,7 +46,8 @@ public enum AppScreen {
     switch state.mode {
     case .feed: return HintBar.feed
     case .history: return HintBar.history
-    case .fullCard: return HintBar.fullCard
+    case .fullCard(let view):
+      return (view.card.card.url ?? "").isEmpty ? HintBar.fullCard : HintBar.fullCardWithLink
     case .settings: return HintBar.settings
     case .help: return HintBar.help
     case .confirm: return HintBar.confirm

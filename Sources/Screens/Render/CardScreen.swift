@@ -22,22 +22,26 @@ public enum CardScreen {
   }
 
   static func draw(
-    _ slot: FeedDisplay, slide: SlideOut?, types: [String: CardType] = [:],
+    _ slot: FeedDisplay, slide: SlideOut?, types: [String: CardType], mark: TruncationMark,
     into grid: inout CellGrid, palette: Palette
   ) {
     if let slide {
-      drawSliding(slide, types: types, into: &grid, palette: palette)
+      drawSliding(slide, types: types, mark: mark, into: &grid, palette: palette)
       return
     }
     switch slot {
-    case .card(let card): drawCard(card, types: types, into: &grid, palette: palette)
+    case .card(let card):
+      let frame = frame(
+        lines: card.prepared.layout.lines.count, width: grid.width, height: grid.height)
+      drawCard(card, types: types, mark: mark, in: frame, into: &grid, palette: palette)
     case .loading: drawPlaceholder(into: &grid, palette: palette)
     case .unavailable(let reason): drawUnavailable(reason, into: &grid, palette: palette)
     }
   }
 
   private static func drawSliding(
-    _ slide: SlideOut, types: [String: CardType], into grid: inout CellGrid, palette: Palette
+    _ slide: SlideOut, types: [String: CardType], mark: TruncationMark,
+    into grid: inout CellGrid, palette: Palette
   ) {
     let frame = frame(
       lines: slide.card.prepared.layout.lines.count, width: grid.width, height: grid.height)
@@ -49,24 +53,17 @@ public enum CardScreen {
       }
     let moved = frame.offset(
       dx: Int(Double(distance.dx) * slide.progress), dy: Int(Double(distance.dy) * slide.progress))
-    drawCard(slide.card, types: types, in: moved, into: &grid, palette: palette)
-  }
-
-  static func drawCard(
-    _ card: ShownCard, types: [String: CardType], into grid: inout CellGrid, palette: Palette
-  ) {
-    let frame = frame(
-      lines: card.prepared.layout.lines.count, width: grid.width, height: grid.height)
-    drawCard(card, types: types, in: frame, into: &grid, palette: palette)
+    drawCard(slide.card, types: types, mark: mark, in: moved, into: &grid, palette: palette)
   }
 
   private static func drawCard(
-    _ card: ShownCard, types: [String: CardType], in frame: BoxFrame, into grid: inout CellGrid,
-    palette: Palette
+    _ card: ShownCard, types: [String: CardType], mark: TruncationMark, in frame: BoxFrame,
+    into grid: inout CellGrid, palette: Palette
   ) {
     let type = types[card.prepared.card.type] ?? CardType(name: card.prepared.card.type)
     grid.clear(row: frame.top, column: frame.left, width: frame.width, height: frame.height)
-    grid.drawBox(frame, label: Untrusted.line(type.label), labelStyle: palette.label(type.colour))
+    grid.drawBox(
+      frame, label: Untrusted.line(type.label), labelStyle: palette.label(type.colour), mark: mark)
     let lines = card.prepared.layout.lines.prefix(frame.height - chromeHeight)
     let titleRows = titleLineCount(
       title: card.prepared.card.title, lines: card.prepared.layout.lines)
@@ -75,7 +72,7 @@ public enum CardScreen {
         line, row: frame.top + 1 + i, column: frame.left + 2,
         style: i < titleRows ? palette.title : .plain, limit: frame.right - 2)
     }
-    drawFooter(card, in: frame, into: &grid, palette: palette)
+    drawFooter(card, mark: mark, in: frame, into: &grid, palette: palette)
     if card.hasMore { drawMoreMark(in: frame, into: &grid, palette: palette) }
   }
 
@@ -95,16 +92,17 @@ public enum CardScreen {
   }
 
   private static func drawFooter(
-    _ card: ShownCard, in frame: BoxFrame, into grid: inout CellGrid, palette: Palette
+    _ card: ShownCard, mark: TruncationMark, in frame: BoxFrame, into grid: inout CellGrid,
+    palette: Palette
   ) {
     let row = frame.bottom - 1
     let position = "#\(card.position + 1)"
     let positionColumn = frame.right - 2 - position.count
     grid.drawChrome(position, row: row, column: positionColumn, style: palette.quiet)
     guard let source = card.prepared.card.source, !source.isEmpty else { return }
-    grid.draw(
+    grid.drawClipped(
       Untrusted.line(source), row: row, column: frame.left + 2, style: palette.quiet,
-      limit: positionColumn - 1)
+      limit: positionColumn - 1, mark: mark)
   }
 
   private static func drawPlaceholder(into grid: inout CellGrid, palette: Palette) {

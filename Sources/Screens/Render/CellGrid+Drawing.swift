@@ -27,6 +27,20 @@ extension CellGrid {
     return col
   }
 
+  /// Draws sanitised text like `draw`, but text that does not fit before `limit` (default: the
+  /// right edge) is cut so that `mark` ends it: a cut always shows. The screen's edge still
+  /// clips silently a box that hangs off it (the slide-out).
+  @discardableResult
+  mutating func drawClipped(
+    _ text: String, row: Int, column: Int, style: CellStyle = .plain, limit: Int? = nil,
+    mark: TruncationMark
+  ) -> Int {
+    let end = limit ?? width
+    return draw(
+      mark.clipped(text, width: end - column), row: row, column: column, style: style,
+      limit: end)
+  }
+
   /// Draws the app's own text (box lines, arrows, key names): one cell per character, which
   /// holds for everything the app writes itself, whatever width table is in use.
   @discardableResult
@@ -53,9 +67,11 @@ extension CellGrid {
     fill(row: row, column: column, width: w, height: h, style: .plain)
   }
 
-  /// Draws a box outline: `label` (sanitised) in the top edge after "┌─ ".
+  /// Draws a box outline: `label` (sanitised) in the top edge after "┌─ ", ended with `mark`
+  /// when it is too long for the edge.
   mutating func drawBox(
-    _ frame: BoxFrame, label: String = "", labelStyle: CellStyle = .plain
+    _ frame: BoxFrame, label: String = "", labelStyle: CellStyle = .plain,
+    mark: TruncationMark = .ellipsis
   ) {
     let inner = String(repeating: "─", count: Swift.max(frame.width - 2, 0))
     drawChrome("┌" + inner + "┐", row: frame.top, column: frame.left)
@@ -65,9 +81,10 @@ extension CellGrid {
     }
     drawChrome("└" + inner + "┘", row: frame.bottom, column: frame.left)
     guard !label.isEmpty, frame.width > 6 else { return }
-    draw(
-      " " + label + " ", row: frame.top, column: frame.left + 2, style: labelStyle,
-      limit: frame.right - 2)
+    let end = drawClipped(
+      " " + label, row: frame.top, column: frame.left + 2, style: labelStyle,
+      limit: frame.right - 3, mark: mark)
+    drawChrome(" ", row: frame.top, column: end, style: labelStyle)
   }
 }
 

@@ -1,30 +1,22 @@
 import App
 import CardText
 
-/// Every key of the app.
+/// Every key of the app, scrolled when the screen is too short for them all; the top row then
+/// says which way there is more.
 enum HelpScreen {
-  static let keys: [(keys: String, action: String)] = [
-    ("→  l", "swipe right: TFU"),
-    ("←  h", "swipe left: TIFB"),
-    ("↑  k", "swipe up: CTFO"),
-    ("↓  j", "history"),
-    ("Enter Space", "the whole card, when cut"),
-    ("u  Backspace", "undo the last swipe"),
-    ("s", "settings: card types"),
-    ("?", "this help"),
-    ("q  Ctrl-C", "quit"),
-    ("", ""),
-    ("↑↓ PgUp PgDn", "move in lists, scroll"),
-    ("Enter", "open a history card"),
-    ("Esc  q", "back"),
-  ]
-
-  static func draw(into grid: inout CellGrid, palette: Palette) {
+  static func draw(scroll: Int, into grid: inout CellGrid, palette: Palette) {
     grid.drawChrome("Keys", row: 0, column: 1, style: palette.title)
+    let keys = HelpText.keys
     let keyWidth = keys.map(\.keys.count).max() ?? 0
-    for (i, entry) in keys.enumerated() where 2 + i < grid.height - 1 {
-      grid.drawChrome(entry.keys, row: 2 + i, column: 2, style: palette.key)
-      grid.drawChrome(entry.action, row: 2 + i, column: 4 + keyWidth)
+    let range = scroll..<min(scroll + Geometry.helpRows(height: grid.height), keys.count)
+    for index in range {
+      let row = Geometry.listTop + index - scroll
+      grid.drawChrome(keys[index].keys, row: row, column: 2, style: palette.key)
+      grid.drawChrome(keys[index].action, row: row, column: 4 + keyWidth)
     }
+    let more = (range.lowerBound > 0 ? "↑" : "") + (range.upperBound < keys.count ? "↓" : "")
+    guard !more.isEmpty else { return }
+    let mark = more + " more"
+    grid.drawChrome(mark, row: 0, column: grid.width - 1 - mark.count, style: palette.quiet)
   }
 }

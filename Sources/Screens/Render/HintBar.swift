@@ -47,7 +47,8 @@ enum HintBar {
   ]
   static let history: [Hint] = [("↑↓", "move"), ("Enter", "open"), ("Esc", "back")]
   static let fullCard: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
+  static let fullCardWithLink: [Hint] = [("↑↓", "scroll"), ("o", "open link"), ("Esc", "back")]
   static let settings: [Hint] = [("↑↓", "move"), ("Space", "toggle"), ("Esc", "back")]
-  static let help: [Hint] = [("Esc", "back")]
+  static let help: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
   static let confirm: [Hint] = [("y", "yes"), ("n", "no")]
 }

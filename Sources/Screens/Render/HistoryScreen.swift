@@ -10,11 +10,11 @@ public enum HistoryScreen {
   static let maxLabelWidth = 14
 
   static func draw(
-    _ browser: HistoryBrowser, types: [String: CardType], into grid: inout CellGrid,
-    palette: Palette
+    _ browser: HistoryBrowser, types: [String: CardType], mark: TruncationMark,
+    into grid: inout CellGrid, palette: Palette
   ) {
     grid.drawChrome(
-      "History (\(browser.entries.count) cards, newest first)", row: 0, column: 1,
+      "History (\(browser.total) cards, newest first)", row: 0, column: 1,
       style: palette.title)
     guard !browser.entries.isEmpty else {
       grid.drawChrome("No cards yet", row: listTop, column: 1, style: palette.quiet)
@@ -28,22 +28,25 @@ public enum HistoryScreen {
     ) { grid, index, row, selected in
       drawEntry(
         browser.entries[index], label: labels[index], labelWidth: labelWidth, row: row,
-        selected: selected, types: types, into: &grid, palette: palette)
+        selected: selected, types: types, mark: mark, into: &grid, palette: palette)
     }
   }
 
   private static func drawEntry(
     _ entry: HistoryEntry, label: String, labelWidth: Int, row: Int, selected: Bool,
-    types: [String: CardType], into grid: inout CellGrid, palette: Palette
+    types: [String: CardType], mark: TruncationMark, into grid: inout CellGrid,
+    palette: Palette
   ) {
     let base = selected ? palette.selected : CellStyle.plain
     var labelStyle = palette.label(types[entry.type]?.colour)
     labelStyle.reverse = labelStyle.reverse != selected
-    grid.draw(label, row: row, column: 1, style: labelStyle, limit: 1 + labelWidth)
+    grid.drawClipped(
+      label, row: row, column: 1, style: labelStyle, limit: 1 + labelWidth, mark: mark)
     let reaction = entry.reaction?.rawValue ?? ""
     let reactionColumn = grid.width - 1 - 4
     grid.drawChrome(reaction, row: row, column: reactionColumn, style: base)
     let title = Untrusted.line(entry.title ?? entry.cardID)
-    grid.draw(title, row: row, column: labelWidth + 3, style: base, limit: reactionColumn - 1)
+    grid.drawClipped(
+      title, row: row, column: labelWidth + 3, style: base, limit: reactionColumn - 1, mark: mark)
   }
 }

@@ -6,10 +6,12 @@ import FeedPipeline
 /// it is failing; then the number of problems found in the decks.
 public enum SettingsScreen {
   static let listTop = Geometry.listTop
-  /// Rows under the list: a blank row, the deck problems, the hint bar.
-    static let maxLabelWidth = 24
+  /// The widest type label column.
+  static let maxLabelWidth = 24
 
-  static func draw(_ panel: SettingsPanel, into grid: inout CellGrid, palette: Palette) {
+  static func draw(
+    _ panel: SettingsPanel, mark: TruncationMark, into grid: inout CellGrid, palette: Palette
+  ) {
     grid.drawChrome("Settings: the card types to show", row: 0, column: 1, style: palette.title)
     let labels = panel.statuses.map { Untrusted.line($0.type.label) }
     let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, maxLabelWidth)
@@ -19,20 +21,21 @@ public enum SettingsScreen {
     ) { grid, index, row, selected in
       drawStatus(
         panel.statuses[index], label: labels[index], labelWidth: labelWidth, row: row,
-        selected: selected, into: &grid, palette: palette)
+        selected: selected, mark: mark, into: &grid, palette: palette)
     }
-    drawProblems(panel.problems, row: grid.height - 2, into: &grid, palette: palette)
+    drawProblems(panel.problems, row: grid.height - 2, mark: mark, into: &grid, palette: palette)
   }
 
   private static func drawStatus(
     _ status: TypeStatus, label: String, labelWidth: Int, row: Int, selected: Bool,
-    into grid: inout CellGrid, palette: Palette
+    mark: TruncationMark, into grid: inout CellGrid, palette: Palette
   ) {
     let base = selected ? palette.selected : CellStyle.plain
     grid.drawChrome(status.enabled ? "[x]" : "[ ]", row: row, column: 1, style: base)
     var labelStyle = palette.label(status.type.colour)
     labelStyle.reverse = labelStyle.reverse != selected
-    grid.draw(label, row: row, column: 5, style: labelStyle, limit: 5 + labelWidth)
+    grid.drawClipped(
+      label, row: row, column: 5, style: labelStyle, limit: 5 + labelWidth, mark: mark)
     let count = status.cards == 1 ? "1 card" : "\(status.cards) cards"
     let end = grid.drawChrome(count, row: row, column: 5 + labelWidth + 2, style: base)
     guard status.failing else { return }
@@ -42,7 +45,8 @@ public enum SettingsScreen {
   }
 
   private static func drawProblems(
-    _ problems: [String], row: Int, into grid: inout CellGrid, palette: Palette
+    _ problems: [String], row: Int, mark: TruncationMark, into grid: inout CellGrid,
+    palette: Palette
   ) {
     guard let first = problems.first else {
       grid.drawChrome("No deck problems", row: row, column: 1, style: palette.quiet)
@@ -50,7 +54,8 @@ public enum SettingsScreen {
     }
     let count = problems.count == 1 ? "1 deck problem: " : "\(problems.count) deck problems: "
     let end = grid.drawChrome(count, row: row, column: 1, style: palette.warning)
-    grid.draw(
-      Untrusted.line(first), row: row, column: end, style: palette.quiet, limit: grid.width - 1)
+    grid.drawClipped(
+      Untrusted.line(first), row: row, column: end, style: palette.quiet, limit: grid.width - 1,
+      mark: mark)
   }
 }

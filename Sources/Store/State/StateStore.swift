@@ -43,6 +43,15 @@ public struct StateStore: Sendable {
     }
   }
 
+  /// How many cards the history holds. Rows are numbered from 0 without gaps and never
+  /// deleted, so this is the newest number plus one, read from the index, however long it is.
+  public func historyCount() throws -> Int {
+    try database.read { db in
+      let count = try db.rows("SELECT COALESCE(MAX(idx) + 1, 0) FROM history") { $0.integer(0) }
+      return Int(count.first ?? 0)
+    }
+  }
+
   /// Appends history rows in one transaction (`ctfo next -n 30000`); returns their indices.
   @discardableResult
   public func append(_ shown: [ShownRecord]) throws -> [Int] {
