@@ -36,22 +36,14 @@ enum Interactive {
       store: launch.state, onCommitted: reports.committed, onFailed: reports.failed)
     let size = session.size
     let area = Geometry.textArea(width: size.width, height: size.height)
-    let feed = try launch.feed(area: area) { wake.wake() }
+    let mark = TruncationMark(environment: Environment.all())
+    let feed = try launch.feed(area: area, mark: mark) { wake.wake() }
     let (window, _) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())
     feed.start()
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
-      problems: launch.problems.map(\.description), area: area)
-    InteractiveApp(
-      session: session, wakeFD: wake.fd, services: services, mark: truncationMark()
-    ).run()
-  }
-
-  /// The mark for cut text, from the variables `TruncationMark(environment:)` reads.
-  static func truncationMark() -> TruncationMark {
-    let names = ["CTFO_ASCII", "LC_ALL", "LC_CTYPE", "LANG"]
-    let set = names.compactMap { name in Environment.variable(name).map { (name, $0) } }
-    return TruncationMark(environment: Dictionary(uniqueKeysWithValues: set))
+      problems: launch.problems.map(\.description), area: area, mark: mark)
+    InteractiveApp(session: session, wakeFD: wake.fd, services: services, mark: mark).run()
   }
 }

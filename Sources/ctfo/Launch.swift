@@ -63,14 +63,14 @@ struct Launch {
 
   /// A feed over the enabled types, laid out for `area`.
   func feed(
-    area: TextArea, lookahead: Int? = nil, inDealOrder: Bool = false,
-    onReady: @escaping @Sendable () -> Void = {}
+    area: TextArea, mark: TruncationMark, onReady: @escaping @Sendable () -> Void
   ) throws -> Feed {
     let catalog = try index.catalog()
     let disabled = try state.disabledTypes()
     let enabled = Set(catalog.map(\.type.name)).subtracting(disabled)
     return Feed(
-      source: try source(), catalog: catalog, enabled: enabled, lookahead: lookahead ?? configuration.lookahead,
-      seed: seed, area: area, inDealOrder: inDealOrder, onReady: onReady)
+      source: try source(), catalog: catalog, enabled: enabled,
+      lookahead: configuration.lookahead, seed: seed, area: area, onReady: onReady,
+      layout: { Preparation.laidOut($0, for: $1, mark: mark) })
   }
 }

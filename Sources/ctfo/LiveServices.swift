@@ -1,4 +1,5 @@
 import App
+import CardText
 import CommandSupport
 import Dispatch
 import FeedCore
@@ -19,11 +20,13 @@ final class LiveServices: AppServices {
   private let problems: [String]
   private var session: Session
   private var area: TextArea
+  private let mark: TruncationMark
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
-    window: UndoWindow, problems: [String], area: TextArea
+    window: UndoWindow, problems: [String], area: TextArea, mark: TruncationMark
   ) {
+    self.mark = mark
     self.launch = launch
     self.feed = feed
     self.writer = writer
@@ -124,6 +127,6 @@ final class LiveServices: AppServices {
   /// A card from the index, sanitised and laid out for the current text area.
   private func prepared(id: String) -> PreparedCard? {
     guard let card = try? launch.index.card(id: id) else { return nil }
-    return Preparation.laidOut(Preparation.sanitized(card), for: area)
+    return Preparation.laidOut(Preparation.sanitized(card), for: area, mark: mark)
   }
 }

@@ -147,7 +147,8 @@ public struct AppState: Sendable, Hashable {
     let area = Geometry.textArea(width: width, height: height)
     var card = card
     card.layout = CardLayout.layout(
-      title: card.card.title, body: card.card.body, width: area.width, height: area.height)
+      title: card.card.title, body: card.card.body, width: area.width, height: area.height,
+      mark: mark)
     return card
   }
 }
