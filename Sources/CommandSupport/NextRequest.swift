@@ -124,8 +124,6 @@ public struct NextRequest: Equatable, Sendable {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
-  /// The source of the cards the project wrote itself.
-  public static let ownSource = "ctfo"
 }
 
 /// Writes the cards of `ctfo next` as fortune does, `%` on a line between two, each under its
@@ -170,17 +168,14 @@ public struct CardPrinter {
   private mutating func render(_ card: PreparedCard) {
     let label = Sanitizer.sanitizeLine(labels[card.card.type] ?? card.card.type)
     let answer = request.reveal ? card.card.reveal : nil
-    // A card with an answer keeps its source with the answer: a trivia source may give it.
-    // The project's own cards (source "ctfo") cite nothing.
-    let cited =
-      (card.card.reveal == nil || request.reveal) && card.card.source != NextRequest.ownSource
+    let source = request.reveal ? card.card.citedSource : card.card.faceSource
+    let url = request.reveal ? card.card.url.flatMap { $0.isEmpty ? nil : $0 } : card.card.faceURL
     if request.json {
       return out.jsonObject([
         "id": .string(card.card.id), "type": .string(card.card.type), "label": .string(label),
         "title": .string(card.card.title.map(Sanitizer.sanitizeLine)),
         "lines": .strings(card.layout.lines), "truncated": .bool(card.layout.truncated),
-        "reveal": .string(answer), "source": .string(cited ? card.card.source : nil),
-        "url": .string(cited ? card.card.url : nil),
+        "reveal": .string(answer), "source": .string(source), "url": .string(url),
       ])
     }
     if started { out.line("%") }
@@ -194,8 +189,8 @@ public struct CardPrinter {
         out.line(line)
       }
     }
-    if cited, let source = card.card.source, !source.isEmpty { out.line("  -- " + source) }
-    if cited, let url = card.card.url, !url.isEmpty { out.line("  " + url) }
+    if let source { out.line("  -- " + source) }
+    if let url { out.line("  " + url) }
   }
 }
 

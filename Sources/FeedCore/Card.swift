@@ -53,3 +53,21 @@ public struct TypeCount: Sendable, Hashable {
     self.cards = cards
   }
 }
+
+extension Card {
+  /// The source of the cards the project wrote itself: cited nowhere.
+  public static let ownSource = "ctfo"
+
+  /// The source to cite with the whole card (and its answer); nil for the project's own cards.
+  public var citedSource: String? {
+    guard let source, !source.isEmpty, source != Self.ownSource else { return nil }
+    return source
+  }
+
+  /// The source the card's face may show: a card with an answer keeps its source (and link)
+  /// for its whole view, as a trivia source may give the answer away.
+  public var faceSource: String? { reveal?.isEmpty == false ? nil : citedSource }
+
+  /// The link the card's face may show, by the same rule.
+  public var faceURL: String? { reveal?.isEmpty == false || url?.isEmpty != false ? nil : url }
+}

@@ -99,7 +99,7 @@ public enum CardScreen {
     let position = "#\(card.position + 1)"
     let positionColumn = frame.right - 2 - position.count
     grid.drawChrome(position, row: row, column: positionColumn, style: palette.quiet)
-    guard let source = card.prepared.card.source, !source.isEmpty else { return }
+    guard let source = card.prepared.card.faceSource else { return }
     grid.drawClipped(
       Untrusted.line(source), row: row, column: frame.left + 2, style: palette.quiet,
       limit: positionColumn - 1, mark: mark)
