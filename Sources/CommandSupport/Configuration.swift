@@ -1,9 +1,10 @@
+import FeedCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import FeedCore
 
 /// The settings of `config.toml`, overridden by the command line's flags.
 ///
@@ -58,20 +59,27 @@ public struct Configuration: Equatable, Sendable {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
-      throw CLIError("\(path): cannot read the config file: \(Errors.text(errno))", exitCode: CLIError.configExit)
+      throw CLIError(
+        "\(path): cannot read the config file: \(Errors.text(errno))", exitCode: CLIError.configExit
+      )
     }
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      throw CLIError("\(path): the config file is not a regular file", exitCode: CLIError.configExit)
+      throw CLIError(
+        "\(path): the config file is not a regular file", exitCode: CLIError.configExit)
     }
     guard info.st_size <= maxFileSize else {
-      throw CLIError("\(path): the config file is larger than \(maxFileSize / 1024) KiB", exitCode: CLIError.configExit)
+      throw CLIError(
+        "\(path): the config file is larger than \(maxFileSize / 1024) KiB",
+        exitCode: CLIError.configExit)
     }
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
     var count = 0
     while count < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+      let n = bytes.withUnsafeMutableBytes {
+        Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count)
+      }
       if n < 0, errno == EINTR { continue }
       guard n > 0 else { break }
       count += n
@@ -94,10 +102,14 @@ public struct Configuration: Equatable, Sendable {
     }
     switch key {
     case "undo-limit":
-      guard let n = Int(value), (0...1000).contains(n) else { throw bad("a whole number from 0 to 1000") }
+      guard let n = Int(value), (0...1000).contains(n) else {
+        throw bad("a whole number from 0 to 1000")
+      }
       undo.limit = n
     case "lookahead":
-      guard let n = Int(value), (1...100).contains(n) else { throw bad("a whole number from 1 to 100") }
+      guard let n = Int(value), (1...100).contains(n) else {
+        throw bad("a whole number from 1 to 100")
+      }
       lookahead = n
     case "on-replace":
       guard let s = ReplacementStrategy(rawValue: value) else {

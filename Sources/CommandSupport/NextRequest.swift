@@ -74,7 +74,8 @@ public struct NextRequest: Equatable, Sendable {
           catalog: catalog, reader: try CardReader(path: stateDatabase, snapshot: true)),
         admit: admitted),
       catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
-      area: area, inDealOrder: true, layout: { [mark] in Preparation.laidOut($0, for: $1, mark: mark) })
+      area: area, inDealOrder: true,
+      layout: { [mark] in Preparation.laidOut($0, for: $1, mark: mark) })
     feed.start()
     defer { feed.stop() }
     var dealt: [PreparedCard] = []

@@ -1,5 +1,5 @@
-import Store
 import Foundation
+import Store
 
 /// The deck benchmarks of `ctfo-bench`:
 ///

@@ -8,7 +8,8 @@ do {
   case let command? where DeckBench.commands.contains(command): try DeckBench.run(arguments)
   default:
     throw BenchError.usage(
-      LayoutBench.usage + "\n" + DeckBench.commands.map { "ctfo-bench \($0) ..." }.joined(separator: "\n"))
+      LayoutBench.usage + "\n"
+        + DeckBench.commands.map { "ctfo-bench \($0) ..." }.joined(separator: "\n"))
   }
 } catch {
   FileHandle.standardError.write(Data("\(error)\n".utf8))

@@ -1,6 +1,6 @@
+import App
 import FeedCore
 import FeedPipeline
-import App
 
 /// What the interactive app needs from the feed and the store.
 ///

@@ -1,6 +1,6 @@
 import App
-import CardText
 import ArgumentParser
+import CardText
 import CommandSupport
 import FeedCore
 import FeedPipeline

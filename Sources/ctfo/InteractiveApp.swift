@@ -1,6 +1,6 @@
+import App
 import CardText
 import FeedCore
-import App
 import Screens
 import Terminal
 

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import CardText
 import CommandSupport
 import FeedCore
 import FeedPipeline
 import Store
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What every command needs: the paths, the configuration, the opened state database and the
 /// deck index, synced with the decks on disk.

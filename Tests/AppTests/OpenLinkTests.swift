@@ -1,6 +1,6 @@
+import App
 import FeedCore
 import FeedPipeline
-import App
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
+import App
 import CardText
 import FeedCore
 import FeedPipeline
-import App
 import TestSupport
 import Testing
 
@@ -14,7 +14,8 @@ import Testing
 
   @Test func startAsksForTypesTheTextAreaAndACard() {
     let state = AppState(width: 80, height: 24)
-    #expect(state.start() == [.loadTypes, .resizeTextArea(TextArea(width: 72, height: 18)), .takeNext])
+    #expect(
+      state.start() == [.loadTypes, .resizeTextArea(TextArea(width: 72, height: 18)), .takeNext])
   }
 
   @Test func aDealtCardIsShownWithItsPosition() {
@@ -219,16 +220,22 @@ import Testing
   @Test func aResizeLaysTheShownCardOutAgainAndTellsTheFeed() {
     var state = showing
     #expect(
-      state.reduce(.resized(width: 40, height: 12)) == [.resizeTextArea(TextArea(width: 34, height: 8))])
+      state.reduce(.resized(width: 40, height: 12)) == [
+        .resizeTextArea(TextArea(width: 34, height: 8))
+      ])
     let area = Geometry.textArea(width: 40, height: 12)
     let expected = CardLayout.layout(
       title: Fixtures.asciiCard.title, body: Fixtures.asciiCard.body, width: area.width,
       height: area.height)
     #expect(state.shownCard?.prepared.layout == expected)
     #expect(
-      state.reduce(.resized(width: 41, height: 12)) == [.resizeTextArea(TextArea(width: 35, height: 8))])
+      state.reduce(.resized(width: 41, height: 12)) == [
+        .resizeTextArea(TextArea(width: 35, height: 8))
+      ])
     #expect(
-      state.reduce(.resized(width: 200, height: 60)) == [.resizeTextArea(TextArea(width: 72, height: 18))])
+      state.reduce(.resized(width: 200, height: 60)) == [
+        .resizeTextArea(TextArea(width: 72, height: 18))
+      ])
     #expect(state.reduce(.resized(width: 199, height: 59)) == [])
   }
 

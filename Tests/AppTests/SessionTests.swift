@@ -60,7 +60,8 @@ import Testing
     session.swipe(a, .right)
     #expect(session.takeWrites().isEmpty)
     #expect(session.next(now: 20, feed: feed.take).item == .loading)
-    let tombstone = Tombstone(historyIndex: 3, cardID: a.card.id, type: a.card.type, direction: .right)
+    let tombstone = Tombstone(
+      historyIndex: 3, cardID: a.card.id, type: a.card.type, direction: .right)
     #expect(
       session.takeWrites().map(\.change) == [
         StateChange(
@@ -90,15 +91,18 @@ import Testing
     _ = show(&session, feed, index: 1)
     let restored = session.undo(now: 40) { $0 == a.card.id ? a : nil }
     #expect(restored == ShownCard(prepared: a, position: 0))
-    let tombstone = Tombstone(historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
-    #expect(session.takeWrites().map(\.change) == [StateChange(effects: [.restore(tombstone)], time: 40)])
+    let tombstone = Tombstone(
+      historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
+    #expect(
+      session.takeWrites().map(\.change) == [StateChange(effects: [.restore(tombstone)], time: 40)])
     session.swipe(a, .left)
     let next = session.next(now: 41, feed: feed.take)
     #expect(next.item == .card(b))
     #expect(next.position == 1)
     // The second swipe of `a` is written on its own: no new row came with it.
     let again = Tombstone(historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .left)
-    #expect(session.takeWrites().map(\.change) == [StateChange(effects: [.entomb(again)], time: 41)])
+    #expect(
+      session.takeWrites().map(\.change) == [StateChange(effects: [.entomb(again)], time: 41)])
   }
 
   @Test func undoWithNothingToUndoChangesNothing() {
@@ -155,7 +159,8 @@ import Testing
     }
     #expect(session.window.tombstones.count == 1)
     let done = session.setEnabled("word", true, confirmed: true, enabledNow: ["fact"], now: 3)
-    let tombstone = Tombstone(historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
+    let tombstone = Tombstone(
+      historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
     #expect(done == .apply(enabled: ["fact", "word"], effects: [.commit(tombstone), .replace]))
     #expect(session.window.tombstones.isEmpty)
     #expect(

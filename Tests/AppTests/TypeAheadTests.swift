@@ -1,6 +1,6 @@
+import App
 import FeedCore
 import FeedPipeline
-import App
 import TestSupport
 import Testing
 
@@ -25,7 +25,8 @@ import Testing
     #expect(state.reduce(.key(.character("l"))) == [])
     #expect(state.feed == .loading)
     #expect(state.reduce(.wake) == [.takeNext])
-    #expect(state.reduce(.dealt(.card(second), position: 8)) == [.swipe(second, .right), .takeNext])
+    #expect(
+      state.reduce(.dealt(.card(second), position: 8)) == [.swipe(second, .right), .takeNext])
     let shown = ShownCard(prepared: second, position: 8)
     #expect(state.slide == SlideOut(card: shown, direction: .right))
     #expect(state.reduce(.dealt(.loading, position: 0)) == [])
@@ -67,7 +68,8 @@ import Testing
     var state = afterASwipe
     _ = state.reduce(.key(.right))
     #expect(state.reduce(.key(.character("q"))) == [])
-    #expect(state.reduce(.dealt(.card(second), position: 8)) == [.swipe(second, .right), .takeNext])
+    #expect(
+      state.reduce(.dealt(.card(second), position: 8)) == [.swipe(second, .right), .takeNext])
     #expect(state.reduce(.dealt(.card(third), position: 9)) == [.quit])
   }
 

@@ -47,7 +47,8 @@ private final class Tree {
         "HOME": "/u", "CTFO_HOME": "", "XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "relative",
       ]), executable: nil)
     #expect(xdg.configFile == "/c/ctfo/config.toml")
-    #expect(xdg.stateDatabase == "/u/.local/state/ctfo/state.sqlite", "a relative XDG path is ignored")
+    #expect(
+      xdg.stateDatabase == "/u/.local/state/ctfo/state.sqlite", "a relative XDG path is ignored")
     #expect(xdg.userDecks == "/u/.local/share/ctfo/decks")
     let noHome = Paths(home: nil, userHome: "/pw", environment: environment([:]), executable: nil)
     #expect(noHome.configFile == "/pw/.config/ctfo/config.toml")

@@ -13,7 +13,9 @@ import Testing
     var type: String { fields["type"] as? String ?? "" }
     subscript(key: String) -> String { fields[key] as? String ?? "" }
     /// Every text field, for checks that look at the whole card.
-    var text: String { ["title", "body", "source", "reveal"].map { self[$0] }.joined(separator: "\n") }
+    var text: String {
+      ["title", "body", "source", "reveal"].map { self[$0] }.joined(separator: "\n")
+    }
   }
 
   static let decksDirectory: URL = URL(fileURLWithPath: #filePath)
@@ -32,7 +34,9 @@ import Testing
     var bad: [String] = []
     for file in try deckFiles() {
       let text = try String(contentsOf: file, encoding: .utf8)
-      for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
         if line.isEmpty { continue }
         let name = "\(file.lastPathComponent):\(index + 1)"
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)),
@@ -63,9 +67,13 @@ import Testing
     let incomplete = cards.filter { card in
       ["id", "type", "body"].contains { (card.fields[$0] as? String)?.isEmpty ?? true }
     }
-    #expect(incomplete.isEmpty, "cards without id, type or body: \(incomplete.map { "\($0.file):\($0.line)" })")
+    #expect(
+      incomplete.isEmpty,
+      "cards without id, type or body: \(incomplete.map { "\($0.file):\($0.line)" })")
     let notText = cards.filter { card in
-      ["title", "source", "url", "reveal"].contains { card.fields[$0] != nil && !(card.fields[$0] is String) }
+      ["title", "source", "url", "reveal"].contains {
+        card.fields[$0] != nil && !(card.fields[$0] is String)
+      }
     }
     #expect(notText.isEmpty, "optional fields that are not strings: \(notText.map(\.id))")
   }
@@ -111,7 +119,9 @@ import Testing
   func mostReferenceCardsHaveAURL(type: String) throws {
     let cards = try Self.load().cards.filter { $0.type == type }
     let linked = cards.filter { !$0["url"].isEmpty }
-    #expect(linked.count * 10 >= cards.count * 8, "\(type): \(linked.count) of \(cards.count) cards have a url")
+    #expect(
+      linked.count * 10 >= cards.count * 8,
+      "\(type): \(linked.count) of \(cards.count) cards have a url")
   }
 
   // MARK: Trivia faces
@@ -154,11 +164,14 @@ import Testing
   }
 
   @Test func keyWordsAreTheAnswerProper() {
-    #expect(Self.keyWords(ofAnswer: "Canberra. It was purpose-built as a compromise.") == ["canberra"])
+    #expect(
+      Self.keyWords(ofAnswer: "Canberra. It was purpose-built as a compromise.") == ["canberra"])
     #expect(Self.keyWords(ofAnswer: "The Strait of Gibraltar, about 13 km wide.") == ["gibraltar"])
     #expect(Self.keyWords(ofAnswer: "Antonín Dvořák: Symphony") == ["antonin", "dvorak"])
     #expect(Self.keyWords(ofAnswer: "Ulaanbaatar (Улаанбаатар), whose name") == ["ulaanbaatar"])
-    #expect(Self.giveaways(face: "Geography\nCapital?\nBritannica: Canberra", reveal: "Canberra. Built") == ["canberra"])
+    #expect(
+      Self.giveaways(face: "Geography\nCapital?\nBritannica: Canberra", reveal: "Canberra. Built")
+        == ["canberra"])
     #expect(Self.giveaways(face: "Which big cats run fastest?", reveal: "The cheetah, at…") == [])
   }
 
@@ -246,7 +259,9 @@ import Testing
     #expect(day.text.contains("rebound"), "post-glacial rebound offsets part of it")
 
     let cleopatra = try Self.card("trivia-080")
-    #expect(!cleopatra.text.contains("three centuries"), "in 69 BCE the Ptolemies had ruled for about 236 years")
+    #expect(
+      !cleopatra.text.contains("three centuries"),
+      "in 69 BCE the Ptolemies had ruled for about 236 years")
 
     let lego = try Self.card("fact-070")
     #expect(lego.text.contains("I gather"), "Latin legō means 'I gather, choose, read'")

@@ -27,7 +27,8 @@ final class AppUnderTest {
           + "or set CTFO_BINARY")
     }
     home =
-      existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
+      existing
+      ?? FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     let deckFile = home.appendingPathComponent("test.jsonl")
     try deck.write(to: deckFile, atomically: false, encoding: .utf8)

@@ -9,12 +9,13 @@ import Testing
 /// skipped, every command still works, and `next` words problems as `deck check` does.
 @Suite struct BadDeckTests {
   /// The issue's deck: a type name and an id with a NUL, after a good card.
-  static let nasty = [
-    #"{"id":"a","type":"bt","title":"one","body":"b"}"#,
-    #"{"id":"b","type":"bt\u0000","title":"two","body":"b"}"#,
-    #"{"id":"a\u0000x","type":"bt","title":"three","body":"b"}"#,
-    #"{"id":"c","type":"bt","title":"four","body":"b"}"#,
-  ].joined(separator: "\n") + "\n"
+  static let nasty =
+    [
+      #"{"id":"a","type":"bt","title":"one","body":"b"}"#,
+      #"{"id":"b","type":"bt\u0000","title":"two","body":"b"}"#,
+      #"{"id":"a\u0000x","type":"bt","title":"three","body":"b"}"#,
+      #"{"id":"c","type":"bt","title":"four","body":"b"}"#,
+    ].joined(separator: "\n") + "\n"
 
   @Test func specialFilesAndBadNamesLeaveEveryCommandWorking() throws {
     let cli = try CommandLine(bundled: false)

@@ -4,7 +4,8 @@ import Testing
 /// What the command line says when it is used wrongly, or cannot do what it was asked: one
 /// plain line and a failing status, never a silent success (issue 12, item 6).
 @Suite struct CommandErrorsTests {
-  private let deck = #"{"id":"a1","type":"fact","body":"x"}"# + "\n"
+  private let deck =
+    #"{"id":"a1","type":"fact","body":"x"}"# + "\n"
     + #"{"id":"b1","type":"word","body":"y"}"# + "\n"
 
   @Test func aNegativeCountIsABadCountNotAMissingValue() throws {
@@ -36,7 +37,8 @@ import Testing
     let result = try cli.run(["--deck", cli.home + "/missing.jsonl", "next"])
     #expect(result.status == 66)
     #expect(result.stdout.isEmpty)
-    #expect(result.stderr.contains("cannot read the deck") && result.stderr.contains("missing.jsonl"))
+    #expect(
+      result.stderr.contains("cannot read the deck") && result.stderr.contains("missing.jsonl"))
   }
 
   @Test func anOutputThatCannotBeWrittenIsAnError() throws {
@@ -89,7 +91,8 @@ import Testing
   @Test func labelsAndTitlesLoseBidiControlsAndTabsInJSON() throws {
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
-    let deck = #"{"deck":"t","types":{"evil":{"label":"ab\u202Ecd"}}}"# + "\n"
+    let deck =
+      #"{"deck":"t","types":{"evil":{"label":"ab\u202Ecd"}}}"# + "\n"
       + #"{"id":"e1","type":"evil","title":"a\tb","body":"x"}"# + "\n"
     let path = try cli.write("t.jsonl", deck)
     let types = try cli.run(["--deck", path, "types", "--json"])

@@ -5,12 +5,13 @@ import Testing
 /// label, the whole card when the output is not a terminal, answers only with --reveal, the
 /// source where it gives nothing away, and fortune's -s and -l.
 @Suite struct FortuneOutputTests {
-  private let deck = [
-    #"{"deck":"t","types":{"quiz":{"label":"Quiz"},"note":{"label":"Note"}}}"#,
-    #"{"id":"q1","type":"quiz","title":"Capital?","body":"Which city?","reveal":"Canberra","source":"Atlas: Canberra","url":"https://example.org/canberra"}"#,
-    #"{"id":"n1","type":"note","title":"Long","body":""# + String(repeating: "word ", count: 60)
-      + #"","source":"Notebook","url":"https://example.org/n1"}"#,
-  ].joined(separator: "\n") + "\n"
+  private let deck =
+    [
+      #"{"deck":"t","types":{"quiz":{"label":"Quiz"},"note":{"label":"Note"}}}"#,
+      #"{"id":"q1","type":"quiz","title":"Capital?","body":"Which city?","reveal":"Canberra","source":"Atlas: Canberra","url":"https://example.org/canberra"}"#,
+      #"{"id":"n1","type":"note","title":"Long","body":""# + String(repeating: "word ", count: 60)
+        + #"","source":"Notebook","url":"https://example.org/n1"}"#,
+    ].joined(separator: "\n") + "\n"
 
   private func run(_ extra: [String]) throws -> CommandLine.Result {
     let cli = try CommandLine(bundled: false)
@@ -24,7 +25,10 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     let blocks = result.stdout.split(separator: "\n%\n").map(String.init)
     #expect(blocks.count == 2)
-    #expect(Set(blocks.map { $0.split(separator: "\n").first.map(String.init) ?? "" }) == ["[Quiz]", "[Note]"])
+    #expect(
+      Set(blocks.map { $0.split(separator: "\n").first.map(String.init) ?? "" }) == [
+        "[Quiz]", "[Note]",
+      ])
   }
 
   @Test func theWholeCardIsPrintedWhenTheOutputIsNotATerminal() throws {
@@ -42,9 +46,12 @@ import Testing
     let revealed = try run(["--reveal"])
     #expect(revealed.stdout.contains("Canberra") && revealed.stdout.contains("-- Atlas: Canberra"))
     let json = try run(["--json"]).objects.first { $0["id"] as? String == "q1" }
-    #expect(json?["reveal"] is NSNull && json?["source"] is NSNull && json?["label"] as? String == "Quiz")
+    #expect(
+      json?["reveal"] is NSNull && json?["source"] is NSNull && json?["label"] as? String == "Quiz")
     let shown = try run(["--json", "--reveal"]).objects.first { $0["id"] as? String == "q1" }
-    #expect(shown?["reveal"] as? String == "Canberra" && shown?["url"] as? String == "https://example.org/canberra")
+    #expect(
+      shown?["reveal"] as? String == "Canberra"
+        && shown?["url"] as? String == "https://example.org/canberra")
   }
 
   @Test func shortAndLongFilterAsFortunesDo() throws {

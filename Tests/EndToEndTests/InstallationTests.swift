@@ -85,7 +85,8 @@ import Testing
       reference.remove()
     }
     // Types smaller than the lookahead: there the lookahead shows in the deal.
-    let small = (0..<3).map { #"{"id": "x\#($0)", "type": "x", "body": "b"}"# }
+    let small =
+      (0..<3).map { #"{"id": "x\#($0)", "type": "x", "body": "b"}"# }
       + (0..<5).map { #"{"id": "y\#($0)", "type": "y", "body": "b"}"# }
     for home in [cli, reference] {
       _ = try home.write("decks/small.jsonl", small.joined(separator: "\n"))

@@ -100,9 +100,11 @@ import Testing
   /// first card back.
   @Test(arguments: ["ask-user", "block-if-tombstones"])
   func reEnablingATypeWithSwipesToUndoFollowsOnReplace(strategy: String) async throws {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-replace-\(UUID())")
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ctfo-replace-\(UUID())")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-    try Data("on-replace = \"\(strategy)\"\n".utf8).write(to: home.appendingPathComponent("config.toml"))
+    try Data("on-replace = \"\(strategy)\"\n".utf8).write(
+      to: home.appendingPathComponent("config.toml"))
     let app = try AppUnderTest(deck: deck, home: home)
     defer { app.stop() }
     let first = try await app.waitForCard(after: nil)

@@ -122,7 +122,11 @@ struct EngineDriver {
     for _ in 0..<60 {
       while let slot = d.pending.first {
         d.pending.removeFirst()
-        if slot.type == "bad" { d.apply(d.engine.failed(slot)) } else { d.engine.prepared(slot, slot) }
+        if slot.type == "bad" {
+          d.apply(d.engine.failed(slot))
+        } else {
+          d.engine.prepared(slot, slot)
+        }
       }
       let (card, effects) = d.engine.takeNext()
       d.apply(effects)
@@ -216,7 +220,8 @@ struct EngineDriver {
       #expect(holds)
     }
     do {
-      let holds = !d.engine.updateScore(type: "a", ordinal: first.ordinal, to: .init(value: 9, timestamp: 1))
+      let holds = !d.engine.updateScore(
+        type: "a", ordinal: first.ordinal, to: .init(value: 9, timestamp: 1))
       #expect(holds)
     }
     d.completeAll()

@@ -10,7 +10,9 @@ import Testing
       var rng = SeededGenerator(seed: 11)
       var pool = ScoredPool(count: 40)
       for o in failing { pool.markFailed(o) }
-      for (i, o) in [5, 9, 13, 21].enumerated() { pool.update(o, to: .init(value: 0.5, timestamp: Double(i))) }
+      for (i, o) in [5, 9, 13, 21].enumerated() {
+        pool.update(o, to: .init(value: 0.5, timestamp: Double(i)))
+      }
       let firstCycle = (0..<(40 - failing.count)).compactMap { _ in pool.promote(using: &rng) }
       let next = (0..<30).compactMap { _ in pool.promote(avoiding: inFlight, using: &rng) }
       return firstCycle + next

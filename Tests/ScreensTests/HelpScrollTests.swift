@@ -1,5 +1,5 @@
-import CardText
 import App
+import CardText
 import Screens
 import TestSupport
 import Testing

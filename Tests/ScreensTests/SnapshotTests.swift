@@ -1,7 +1,7 @@
+import App
 import CardText
 import FeedCore
 import FeedPipeline
-import App
 import Screens
 import TestSupport
 import Testing

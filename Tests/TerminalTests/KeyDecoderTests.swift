@@ -55,10 +55,16 @@ import Testing
   }
 
   @Test func othersStayAsTheyCameInOrder() {
-    #expect(KeySequences.folded(keys("l\u{1B}[Cq")) == [.key(.character("l")), .key(.right), .key(.character("q"))])
+    #expect(
+      KeySequences.folded(keys("l\u{1B}[Cq")) == [
+        .key(.character("l")), .key(.right), .key(.character("q")),
+      ])
     #expect(KeySequences.folded(keys("\u{1B}[")) == keys("\u{1B}["))
     #expect(KeySequences.folded(keys("\u{1B}[Z")) == keys("\u{1B}[Z"))
     #expect(KeySequences.folded(keys("\u{1B}q")) == keys("\u{1B}q"))
-    #expect(KeySequences.folded([.key(.escape), .wake, .key(.character("["))]) == [.key(.escape), .wake, .key(.character("["))])
+    #expect(
+      KeySequences.folded([.key(.escape), .wake, .key(.character("["))]) == [
+        .key(.escape), .wake, .key(.character("[")),
+      ])
   }
 }

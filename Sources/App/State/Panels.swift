@@ -11,8 +11,7 @@ public struct HistoryBrowser: Sendable, Hashable {
 
   /// Orders `entries` newest first whatever order they came in; `total` defaults to their
   /// number.
-  public init(entries: [HistoryEntry], total: Int? = nil, viewport: ListViewport = ListViewport())
-  {
+  public init(entries: [HistoryEntry], total: Int? = nil, viewport: ListViewport = ListViewport()) {
     self.entries = entries.sorted { $0.index > $1.index }
     self.total = total ?? entries.count
     self.viewport = viewport

@@ -43,11 +43,14 @@ public enum Sanitizer {
       let stretchStart = i > runStart ? i - 1 : i
       output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<stretchStart]))
       var end = i + 1
-      while end < bytes.count && !(isPlainByte(bytes[end]) && (end + 1 == bytes.count || isPlainByte(bytes[end + 1]))) {
+      while end < bytes.count
+        && !(isPlainByte(bytes[end]) && (end + 1 == bytes.count || isPlainByte(bytes[end + 1])))
+      {
         end += 1
       }
       end = min(end + 1, bytes.count)
-      let stretch = String(decoding: UnsafeBufferPointer(rebasing: bytes[stretchStart..<end]), as: UTF8.self)
+      let stretch = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[stretchStart..<end]), as: UTF8.self)
       output.append(contentsOf: sanitizeClusters(stretch).utf8)
       runStart = end
       i = end

@@ -61,7 +61,8 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   /// Starts preparations until `lookahead` cards are in preparation or ready.
   public mutating func fill() -> [FeedEffect] {
     var effects: [FeedEffect] = []
-    while preparing.count + ready.count < lookahead, let type = rounds.next(among: dealableTypes, using: &rng),
+    while preparing.count + ready.count < lookahead,
+      let type = rounds.next(among: dealableTypes, using: &rng),
       let slot = newSlot(of: type)
     {
       effects.append(.prepare(slot))
@@ -75,7 +76,9 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   /// `inDealOrder` waits instead for the oldest card dealt, so that the order shown depends
   /// only on the seed and not on which preparation finished first: reproducible output for
   /// `ctfo next --seed`. The interactive feed shows cards in order of readiness.
-  public mutating func takeNext(inDealOrder: Bool = false) -> (payload: Payload?, effects: [FeedEffect]) {
+  public mutating func takeNext(inDealOrder: Bool = false) -> (
+    payload: Payload?, effects: [FeedEffect]
+  ) {
     guard let i = nextReadyIndex(inDealOrder: inDealOrder) else { return (nil, fill()) }
     let taken = ready.remove(at: i)
     return (taken.payload, fill())
@@ -126,7 +129,9 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
       pools[slot.type]!.putBack(slot.ordinal)
     }
     preparing.removeAll { leaving($0.type) }
-    for entry in ready where leaving(entry.slot.type) { pools[entry.slot.type]!.putBack(entry.slot.ordinal) }
+    for entry in ready where leaving(entry.slot.type) {
+      pools[entry.slot.type]!.putBack(entry.slot.ordinal)
+    }
     ready.removeAll { leaving($0.slot.type) }
     if added { rounds.reset() }
     return effects + fill()

@@ -1,10 +1,11 @@
+import FeedCore
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import FeedCore
-import Synchronization
 
 /// Reads one card by (type, ordinal): the query every preparation runs.
 ///

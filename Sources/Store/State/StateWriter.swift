@@ -1,5 +1,5 @@
-import FeedCore
 import Dispatch
+import FeedCore
 import Synchronization
 
 /// Writes state changes in the background, in order, so the UI thread never waits for the

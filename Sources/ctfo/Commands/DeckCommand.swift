@@ -1,5 +1,5 @@
-import CardText
 import ArgumentParser
+import CardText
 import CommandSupport
 import Store
 

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import ArgumentParser
 import CardText
 import CommandSupport
 import FeedCore
 import FeedPipeline
 import Store
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `ctfo next`: deals the next cards of the feed and prints them, like fortune.
 struct Next: ParsableCommand {
