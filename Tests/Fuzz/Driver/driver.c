@@ -2,9 +2,13 @@
 
 #include "fuzz_driver.h"
 
-// libFuzzer brings its own main, which takes the place of this weak one. A build without
-// `-sanitize=fuzzer` (`swift test` builds every product) links with this one and refuses to run.
-__attribute__((weak)) int main(void) {
+// A build without `-sanitize=fuzzer` (`swift test` builds every product) links this entry and
+// refuses to run. SwiftPM links a debug executable with `main` set to `<module>_main`, which
+// Swift code without top-level statements never defines: this is it. Under `make fuzz`
+// libFuzzer's own main takes the place of the weak `main` below.
+int ctfo_fuzz_main(void) {
   fputs("ctfo-fuzz: built without libFuzzer; run it with `make fuzz`\n", stderr);
   return 2;
 }
+
+__attribute__((weak, alias("ctfo_fuzz_main"))) int main(void);
