@@ -39,10 +39,12 @@ fuzz: deps
 fuzz-long:
 	$(MAKE) fuzz FUZZ_SECONDS=600
 
-# The unit suites once under ThreadSanitizer, once under AddressSanitizer (each its own build).
+# The unit suites once under ThreadSanitizer, once under AddressSanitizer with LeakSanitizer
+# (each its own build); Tests/lsan.supp says which reports are not ctfo's leaks.
 sanitize: deps
 	$(SWIFT) test --scratch-path .build/tsan --sanitize=thread $(SANITIZE_SKIP)
-	$(SWIFT) test --scratch-path .build/asan --sanitize=address $(SANITIZE_SKIP)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
+	  $(SWIFT) test --scratch-path .build/asan --sanitize=address $(SANITIZE_SKIP)
 
 bench: deps
 	./bench/run.sh
