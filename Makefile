@@ -40,9 +40,10 @@ fuzz-long:
 	$(MAKE) fuzz FUZZ_SECONDS=600
 
 # The unit suites once under ThreadSanitizer, once under AddressSanitizer with LeakSanitizer
-# (each its own build); Tests/lsan.supp says which reports are not ctfo's leaks.
+# (each its own build); Tests/tsan.supp and Tests/lsan.supp say which reports are not ctfo's.
 sanitize: deps
-	$(SWIFT) test --scratch-path .build/tsan --sanitize=thread $(SANITIZE_SKIP)
+	TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/tsan.supp \
+	  $(SWIFT) test --scratch-path .build/tsan --sanitize=thread $(SANITIZE_SKIP)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
 	  $(SWIFT) test --scratch-path .build/asan --sanitize=address $(SANITIZE_SKIP)
 

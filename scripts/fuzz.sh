@@ -11,7 +11,13 @@ seconds=${FUZZ_SECONDS:-60}
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(decks text config keys)
 scratch=.build/fuzz
-"$swift" build --scratch-path "$scratch" --sanitize=fuzzer --sanitize=address --product ctfo-fuzz
+mkdir -p "$scratch"
+# The linker warns about every ASan symbol it cannot export: the log is shown only on failure.
+if ! "$swift" build --scratch-path "$scratch" --sanitize=fuzzer --sanitize=address \
+  --product ctfo-fuzz > "$scratch/build.log" 2>&1; then
+  cat "$scratch/build.log" >&2
+  exit 1
+fi
 fuzzer="$scratch/debug/ctfo-fuzz"
 failed=()
 for harness in "${harnesses[@]}"; do
@@ -19,8 +25,9 @@ for harness in "${harnesses[@]}"; do
   echo "fuzzing $harness for ${seconds}s"
   # Each input within 10 s and 2 GB, the run within the given time; ASan and libFuzzer report
   # a crash, not the Swift backtracer.
-  if ! SWIFT_BACKTRACE=enable=no CTFO_FUZZ="$harness" "$fuzzer" -max_total_time="$seconds" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$scratch/crashes/$harness-" \
+  if ! SWIFT_BACKTRACE=enable=no CTFO_FUZZ="$harness" "$fuzzer" -max_total_time="$seconds" \
+    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$scratch/crashes/$harness-" \
     "$scratch/corpus/$harness" "Tests/Fuzz/Corpus/$harness" 2> "$scratch/$harness.log"; then
     failed+=("$harness")
     tail -n 40 "$scratch/$harness.log" >&2

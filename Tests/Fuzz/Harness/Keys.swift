@@ -14,7 +14,8 @@ enum KeyHarness {
       switch KeyDecoder.decode(value, isKeyCode: isKeyCode) {
       case .event(.key(.character(let character))):
         precondition(
-          !character.unicodeScalars.contains(where: isControl), "control key \(shown("\(character)"))")
+          !character.unicodeScalars.contains(where: isControl),
+          "control key \(shown("\(character)"))")
       case .event(.key(.control(let letter))):
         precondition(("a"..."z").contains(letter), "Ctrl-\(shown("\(letter)"))")
       default: break

@@ -17,7 +17,8 @@ enum TextHarness {
     let split = text.firstIndex(of: 0xFF)
     let title = split.map { checkedSanitize(text[..<$0]) }
     let body = checkedSanitize(split.map { text[($0 + 1)...] } ?? text)
-    let layout = CardLayout.layout(title: title, body: body, width: width, height: height, mark: mark)
+    let layout = CardLayout.layout(
+      title: title, body: body, width: width, height: height, mark: mark)
     precondition(layout.lines.count <= height, "\(layout.lines.count) lines for \(height)")
     for line in layout.lines {
       precondition(DisplayWidth.of(line) <= width, "\(shown(line)) is wider than \(width)")
