@@ -1,4 +1,4 @@
-import CFuzzDriver
+import CFuzzDriver  // Its `main`, for a build without libFuzzer.
 
 #if canImport(Glibc)
   import Glibc
@@ -6,7 +6,7 @@ import CFuzzDriver
 
 /// The harnesses, one per input format; `CTFO_FUZZ` names the one a run uses:
 ///
-///     CTFO_FUZZ=decks .build/fuzz/debug/ctfo-fuzz -max_total_time=60 corpus Tests/Fuzz/decks
+///     CTFO_FUZZ=decks .build/fuzz/debug/ctfo-fuzz -max_total_time=60 Tests/Fuzz/Corpus/decks
 enum Harness: String {
   case decks, text, config, keys
 
