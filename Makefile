@@ -5,7 +5,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 # One program, linked fully statically (DECISIONS.md, "One binary, one store").
 BIN = .build/release/ctfo
 
-.PHONY: all deps build run test bench install uninstall clean
+.PHONY: all deps build run test fuzz fuzz-long sanitize bench install uninstall clean
 
 all: build
 
@@ -21,6 +21,31 @@ run: build
 
 test: build
 	CTFO_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --parallel
+	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
+
+# Seconds each fuzzer runs: in `make fuzz`, and in `make test` (a short run on the seeds).
+FUZZ_SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 5
+# The end-to-end suites drive the release binary in tmux; a sanitiser would watch only the test
+# process that types the keys (DECISIONS.md, 2026-11-23, "Fuzzers and sanitisers").
+SANITIZE_SKIP = --skip EndToEndTests
+
+# libFuzzer on the deck line parser, the sanitiser and layout, the config reader and the key
+# decoder, FUZZ_SECONDS each (Tests/Fuzz); new inputs kept in .build/fuzz/corpus.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
+
+# What issue 13 asks before it is done: each fuzzer for ten minutes.
+fuzz-long:
+	$(MAKE) fuzz FUZZ_SECONDS=600
+
+# The unit suites once under ThreadSanitizer, once under AddressSanitizer with LeakSanitizer
+# (each its own build); Tests/tsan.supp and Tests/lsan.supp say which reports are not ctfo's.
+sanitize: deps
+	TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/tsan.supp \
+	  $(SWIFT) test --scratch-path .build/tsan --sanitize=thread $(SANITIZE_SKIP)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
+	  $(SWIFT) test --scratch-path .build/asan --sanitize=address $(SANITIZE_SKIP)
 
 bench: deps
 	./bench/run.sh

@@ -62,6 +62,14 @@ let package = Package(
       dependencies: ["FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store"]
     ),
 
+    // The fuzzers (`make fuzz`, Tests/Fuzz): one program, the harness named on its command line;
+    // libFuzzer's driver is linked in only by `make fuzz`, a plain build refuses to run.
+    .target(name: "CFuzzDriver", path: "Tests/Fuzz/Driver"),
+    .executableTarget(
+      name: "ctfo-fuzz",
+      dependencies: ["CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal"],
+      path: "Tests/Fuzz/Harness"),
+
     // What several test targets share: a temporary home, a deck writer, fake sources, fixtures
     // and the snapshot helper.
     .target(

@@ -11,6 +11,8 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 [ -f "/usr/lib/$multiarch/libsqlite3.a" ] || need+=(libsqlite3-dev)
 [ -f "/usr/lib/$multiarch/libc.a" ] || need+=(libc6-dev)
 [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] || need+=(libstdc++-12-dev)
+# `make fuzz` and `make sanitize` need nothing more: libFuzzer and the ASan (with LeakSanitizer)
+# and TSan runtimes come with the Swift toolchain (usr/lib/clang/*/lib/linux), not libclang-rt.
 # The differential width test compares with Python's wcwidth 0.7 (`wcwidth.width`, which Debian's
 # python3-wcwidth 0.2.5 lacks), installed with pip below.
 command -v python3 >/dev/null || need+=(python3)

@@ -170,7 +170,11 @@ public final class Feed: Sendable {
       switch effect {
       case .prepare(let slot):
         let task = Task { await self.prepare(slot) }
-        state.withLock { s in if s.engine.isPreparing(slot) { s.tasks[slot.id] = task } }
+        let kept = state.withLock { s in
+          if s.engine.isPreparing(slot), !s.stopped { s.tasks[slot.id] = task }
+          return !s.stopped
+        }
+        if !kept { task.cancel() }
       case .cancel(let slot):
         state.withLock { $0.tasks.removeValue(forKey: slot.id) }?.cancel()
       }
@@ -190,6 +194,8 @@ public final class Feed: Sendable {
     let area = self.area.withLock { $0 }
     let (handoffs, effects) = state.withLock { s in
       s.tasks[slot.id] = nil
+      // A stopped feed prepares nothing more: a cancelled fetch is not a failure to replace.
+      guard !s.stopped else { return ([Handoff](), [FeedEffect]()) }
       var effects: [FeedEffect] = []
       if let prepared { s.engine.prepared(slot, prepared) } else { effects = s.engine.failed(slot) }
       return handOffToWaiters(&s, effects: effects, area: area)

@@ -80,8 +80,9 @@ extension ScalarProperties {
   }
 }
 
-/// The C library's `wcswidth` under the C.UTF-8 locale, set for this thread only.
-struct CLibraryWidth {
+/// The C library's `wcswidth` under the C.UTF-8 locale, set for this thread only; the locale
+/// is freed with it (LeakSanitizer, `make sanitize`).
+final class CLibraryWidth {
   /// `wcswidth`, which Glibc's Swift module does not import (it is an X/Open extension).
   private typealias WcsWidth = @convention(c) (UnsafePointer<wchar_t>, Int) -> Int32
   private let locale: locale_t
@@ -93,6 +94,10 @@ struct CLibraryWidth {
     else { return nil }
     self.locale = locale
     wcswidth = unsafeBitCast(symbol, to: WcsWidth.self)
+  }
+
+  deinit {
+    freelocale(locale)
   }
 
   func width(of text: String) -> Int {

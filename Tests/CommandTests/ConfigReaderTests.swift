@@ -60,6 +60,17 @@ import Testing
     #expect(found?.message.contains(words) == true, "\(text.debugDescription): \(String(describing: found))")
   }
 
+  /// Found by `make fuzz` (config): a quoted key's escapes reached the message as raw
+  /// controls; every key a message quotes is now shown as the value is.
+  @Test(arguments: [
+    (#""x\fo" 7"#, "expected '=' after 'x?o'"), (#""k\u009b" = 1 2"#, "after the value of 'k?'"),
+    ("\"\\u202eb\" = 1\n\"\\u202eb\" = 2", "'b' is set twice"),
+  ])
+  func aKeyInAMessageHasNoControl(text: String, message: String) {
+    let problem = problem(text)
+    #expect(problem?.message.contains(message) == true, "\(String(describing: problem))")
+  }
+
   @Test func invalidUTF8IsRefusedOnItsLine() {
     let bytes: [UInt8] = Array("a = 1\n".utf8) + [0x62, 0x20, 0x3D, 0x20, 0x22, 0xFF, 0x22]
     #expect(throws: ConfigProblem(line: 2, message: "not valid UTF-8")) {

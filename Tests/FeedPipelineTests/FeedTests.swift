@@ -36,6 +36,23 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct FeedTests {
+  /// Found by LeakSanitizer (`make sanitize`): each fetch that `stop()` cancelled was counted
+  /// as failed and replaced by a new one, which nothing cancelled and waited forever.
+  @Test func aStoppedFeedStartsNoMoreFetches() async throws {
+    let source = GatedSource(counts: ["a": 20])
+    let feed = try await makeFeed(source, lookahead: 2)
+    feed.start()
+    let gates = try await requests(2, of: source)
+    feed.stop()
+    #expect(gates.allSatisfy { $0.wasCancelled })
+    do {
+      let late = try await within("a fetch after stop()", limit: .milliseconds(300)) {
+        await source.requests.take(1)
+      }
+      Issue.record("\(late.count) fetch started after stop()")
+    } catch is DeadlinePassed {}
+  }
+
   @Test func preparationsRunConcurrently() async throws {
     let source = GatedSource(counts: ["a": 20])
     let feed = try await makeFeed(source, lookahead: 5)

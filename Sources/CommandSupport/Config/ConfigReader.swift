@@ -1,3 +1,5 @@
+import CardText
+
 /// A strict reader of the TOML that `config.toml` uses: `key = value` lines with comments, the
 /// values being strings, whole numbers and booleans. Anything else, valid TOML or not (tables,
 /// arrays, dates, floats, inline tables, dotted keys), is refused with the line it is on, so a
@@ -18,7 +20,8 @@ public enum ConfigReader {
       guard let entry = try scanner.entry() else { continue }
       if let first = seen.updateValue(entry.line, forKey: entry.key) {
         throw ConfigProblem(
-          line: entry.line, message: "'\(entry.key)' is set twice (first on line \(first))")
+          line: entry.line,
+          message: "'\(LineScanner.shown(entry.key))' is set twice (first on line \(first))")
       }
       entries.append(entry)
     }
@@ -92,12 +95,14 @@ private struct LineScanner {
     }
     let key = try readKey()
     skipSpace()
-    guard consume(UInt8(ascii: "=")) else { throw problem("expected '=' after '\(key)'") }
+    guard consume(UInt8(ascii: "=")) else {
+      throw problem("expected '=' after '\(Self.shown(key))'")
+    }
     skipSpace()
     let value = try readValue()
     skipSpace()
     if let rest = peek, rest != UInt8(ascii: "#") {
-      throw problem("unexpected text after the value of '\(key)'")
+      throw problem("unexpected text after the value of '\(Self.shown(key))'")
     }
     return ConfigEntry(key: key, value: value, line: number)
   }
@@ -231,9 +236,13 @@ private struct LineScanner {
     }
   }
 
-  /// Text from the file, made safe to print in a message: controls shown as `?`, cut short.
-  private static func shown(_ text: String) -> String {
-    let safe = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+  /// Text from the file, made safe to print in a message: controls (C0, DEL, C1) shown as `?`,
+  /// what else must not reach a terminal (bidi controls, ZWJ) removed, cut short.
+  fileprivate static func shown(_ text: String) -> String {
+    let visible = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
+    }
+    let safe = Sanitizer.sanitizeLine(String(String.UnicodeScalarView(visible)))
     return safe.count > 40 ? String(safe.prefix(40)) + "…" : safe
   }
 }
