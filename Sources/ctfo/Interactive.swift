@@ -36,7 +36,7 @@ enum Interactive {
       store: launch.state, onCommitted: reports.committed, onFailed: reports.failed)
     let size = session.size
     let area = Geometry.textArea(width: size.width, height: size.height)
-    let mark = TruncationMark(environment: Environment.all())
+    let mark = launch.mark
     let feed = try launch.feed(area: area, mark: mark) { wake.wake() }
     let (window, _) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())

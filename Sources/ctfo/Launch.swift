@@ -51,26 +51,33 @@ struct Launch {
     }
   }
 
-  /// The card source of the feed: the deck index, slowed down for tests when
+  /// The card source of the feed: the deck index with `catalog`, slowed down for tests when
   /// `CTFO_TEST_FETCH_DELAY_MS` is set.
-  func source() throws -> any CardSource {
+  func source(catalog: [TypeCount]) throws -> any CardSource {
     // A connection of its own: the preparations read from the pool's threads, apart from
     // the UI thread's reads and the writer's transactions.
-    let deck = DeckSource(catalog: try index.catalog(), reader: try CardReader(path: database.path))
+    let deck = DeckSource(catalog: catalog, reader: try CardReader(path: database.path))
     let delay = Environment.variable("CTFO_TEST_FETCH_DELAY_MS").flatMap { Int($0) }
     guard let delay, delay > 0 else { return deck }
     return DelayedSource(base: deck, milliseconds: delay)
   }
 
+  /// Every type with its card count, and the types the settings enable.
+  func types() throws -> (catalog: [TypeCount], enabled: Set<String>) {
+    let catalog = try index.catalog()
+    return (catalog, Set(catalog.map(\.type.name)).subtracting(try state.disabledTypes()))
+  }
+
+  /// What ends a cut line here: `...` where the locale's terminal may draw `…` two cells wide.
+  var mark: TruncationMark { TruncationMark(environment: Environment.all()) }
+
   /// A feed over the enabled types, laid out for `area`.
   func feed(
     area: TextArea, mark: TruncationMark, onReady: @escaping @Sendable () -> Void
   ) throws -> Feed {
-    let catalog = try index.catalog()
-    let disabled = try state.disabledTypes()
-    let enabled = Set(catalog.map(\.type.name)).subtracting(disabled)
+    let (catalog, enabled) = try types()
     return Feed(
-      source: try source(), catalog: catalog, enabled: enabled,
+      source: try source(catalog: catalog), catalog: catalog, enabled: enabled,
       lookahead: configuration.lookahead, seed: seed, area: area, onReady: onReady,
       layout: { Preparation.laidOut($0, for: $1, mark: mark) })
   }

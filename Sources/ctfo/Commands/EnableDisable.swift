@@ -36,7 +36,8 @@ enum TypeSetting {
     _ types: [String], enabled: Bool, confirmed: Bool, _ global: GlobalOptions
   ) throws {
     let launch = try Launch(global.values)
-    let catalog = try launch.index.catalog().map(\.type)
+    let (counts, enabledNow) = try launch.types()
+    let catalog = counts.map(\.type)
     let known = Set(catalog.map(\.name))
     let types = try types.map { given throws(CLIError) in
       switch TypeNames.resolve(given, among: catalog) {
@@ -47,7 +48,7 @@ enum TypeSetting {
           "unknown type '\(given)'\(hint) The types are " + known.sorted().joined(separator: ", "))
       }
     }
-    var current = known.subtracting(try launch.state.disabledTypes())
+    var current = enabledNow
     var window = UndoWindow(
       configuration: launch.configuration.undo, tombstones: try launch.state.tombstones())
     for type in types {

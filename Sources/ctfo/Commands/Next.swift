@@ -48,13 +48,12 @@ struct Next: ParsableCommand {
   }
 
   func run() throws {
+    let launch = try Launch(global.values)
     let request = NextRequest(
       globals: global.values, count: n, width: width, height: height, json: json,
-      reveal: reveal, length: s ? .short : l ? .long : nil,
-      mark: TruncationMark(environment: Environment.all()))
-    let launch = try Launch(global.values)
+      reveal: reveal, length: s ? .short : l ? .long : nil, mark: launch.mark)
     let lookahead = launch.configuration.lookahead
-    let (catalog, enabled) = try types(launch)
+    let (catalog, enabled) = try launch.types()
     let labels = Dictionary(catalog.map { ($0.type.name, $0.type.label) }) { a, _ in a }
     // A reader that goes away (`ctfo next | head`) is a closed pipe to stop at, not a signal
     // to die of: history then records exactly the cards that were printed.
@@ -82,10 +81,5 @@ struct Next: ParsableCommand {
         return !printer.closed
       }
     }
-  }
-
-  private func types(_ launch: Launch) throws -> (catalog: [TypeCount], enabled: Set<String>) {
-    let catalog = try launch.index.catalog()
-    return (catalog, Set(catalog.map(\.type.name)).subtracting(try launch.state.disabledTypes()))
   }
 }
