@@ -55,7 +55,7 @@ struct CTFO: ParsableCommand {
   private static func suggestCommand(for arguments: [String]) {
     guard let word = arguments.first, !word.hasPrefix("-") else { return }
     let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-    guard !names.contains(word), let near = TypeNames.nearest(word, among: names) else { return }
+    guard !names.contains(word), let near = Spelling.nearest(word, among: names) else { return }
     Output.warn("ctfo: unknown command '\(word)'; did you mean '\(near)'? See 'ctfo --help'.")
     exit(withError: ExitCode(64))
   }

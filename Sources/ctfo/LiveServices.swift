@@ -42,8 +42,8 @@ final class LiveServices: AppServices {
     for report in reports.take() {
       switch report {
       case .committed(let sequence, let indices): session.committed(sequence, indices: indices)
-      case .failed(let sequence, let reason):
-        session.failed(sequence, reason: reason)
+      case .failed(let reason):
+        session.failed(reason: reason)
         // The writer holds the change (and those after it) until told to try again.
         let writer = writer
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) { writer.retry() }

@@ -7,7 +7,7 @@ import Terminal
 final class WriterReports: Sendable {
   enum Report: Sendable, Hashable {
     case committed(UInt64, indices: [Int])
-    case failed(UInt64, reason: String)
+    case failed(reason: String)
   }
 
   private let pending = Mutex<[Report]>([])
@@ -22,8 +22,8 @@ final class WriterReports: Sendable {
     wake.wake()
   }
 
-  @Sendable func failed(_ sequence: UInt64, _ error: any Error) {
-    pending.withLock { $0.append(.failed(sequence, reason: "\(error)")) }
+  @Sendable func failed(_: UInt64, _ error: any Error) {
+    pending.withLock { $0.append(.failed(reason: "\(error)")) }
     wake.wake()
   }
 

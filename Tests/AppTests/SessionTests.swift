@@ -130,7 +130,7 @@ import Testing
     var session = session()
     let feed = FakeFeed([a])
     _ = session.next(now: 1, feed: feed.take)
-    session.failed(1, reason: "disk I/O error")
+    session.failed(reason: "disk I/O error")
     #expect(session.saveProblem?.contains("disk I/O error") == true)
     #expect(session.next(now: 2, feed: feed.take).item == .loading)
     session.committed(1, indices: [0])

@@ -113,10 +113,10 @@ import Testing
 @Suite struct NearestWordTests {
   @Test func typosOfCommandsAreSuggested() {
     let commands = ["next", "types", "enable", "disable", "history", "deck", "help"]
-    #expect(TypeNames.nearest("histroy", among: commands) == "history")
-    #expect(TypeNames.nearest("nxet", among: commands) == "next")
-    #expect(TypeNames.nearest("typse", among: commands) == "types")
-    #expect(TypeNames.nearest("frobnicate", among: commands) == nil)
+    #expect(Spelling.nearest("histroy", among: commands) == "history")
+    #expect(Spelling.nearest("nxet", among: commands) == "next")
+    #expect(Spelling.nearest("typse", among: commands) == "types")
+    #expect(Spelling.nearest("frobnicate", among: commands) == nil)
   }
 }
 

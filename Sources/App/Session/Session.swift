@@ -144,8 +144,8 @@ public struct Session: Sendable {
     if let index = indices.first, pending?.sequence == sequence { pending?.position = index }
   }
 
-  /// The writer could not write the change `sequence` (it keeps it and tries again).
-  public mutating func failed(_ sequence: UInt64, reason: String) {
+  /// The writer could not write a change (it keeps it, and the ones after it, and tries again).
+  public mutating func failed(reason: String) {
     saveProblem = "Cannot save to the state database (\(reason)); retrying, nothing is lost."
   }
 
