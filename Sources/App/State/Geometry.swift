@@ -46,12 +46,18 @@ public enum Geometry {
   /// How many text rows of the whole card fit on a screen `height` rows tall.
   public static func fullCardRows(height: Int) -> Int { max(height - listTop - 1, 1) }
 
-  /// How many lines of the key list fit on a help screen `height` rows tall.
-  public static func helpRows(height: Int) -> Int { max(height - listTop - 1, 1) }
+  /// How many lines of the key list fit on a help screen `height` rows tall: as many as of
+  /// the whole card, the other scrolled text.
+  public static func helpRows(height: Int) -> Int { fullCardRows(height: height) }
 
   /// `scroll` kept between the first line and the last screenful of the key list.
   public static func clampedHelpScroll(_ scroll: Int, height: Int) -> Int {
-    min(max(scroll, 0), max(HelpText.keys.count - helpRows(height: height), 0))
+    clamped(scroll, lines: HelpText.keys.count, rows: helpRows(height: height))
+  }
+
+  /// `scroll` kept between the first of `lines` and their last screenful of `rows`.
+  static func clamped(_ scroll: Int, lines: Int, rows: Int) -> Int {
+    min(max(scroll, 0), max(lines - rows, 0))
   }
 
   /// The whole card's text width on a screen `width` columns wide.
@@ -74,7 +80,7 @@ public enum Geometry {
   public static func clampedScroll(
     _ scroll: Int, card: PreparedCard, width: Int, height: Int
   ) -> Int {
-    let last = fullCardLines(card, width: width).count - fullCardRows(height: height)
-    return min(max(scroll, 0), max(last, 0))
+    clamped(
+      scroll, lines: fullCardLines(card, width: width).count, rows: fullCardRows(height: height))
   }
 }
