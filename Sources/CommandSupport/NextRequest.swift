@@ -68,12 +68,11 @@ public struct NextRequest: Equatable, Sendable {
     chunk: ([PreparedCard]) throws -> Bool
   ) async throws {
     // A connection of its own for the preparations: the store's is shared with its writes.
+    let deck = DeckSource(
+      catalog: catalog, reader: try CardReader(path: stateDatabase, snapshot: true))
+    let source: any CardSource = length == nil ? deck : FilteredSource(base: deck, admit: admitted)
     let feed = Feed(
-      source: FilteredSource(
-        base: DeckSource(
-          catalog: catalog, reader: try CardReader(path: stateDatabase, snapshot: true)),
-        admit: admitted),
-      catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
+      source: source, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
       area: area, inDealOrder: true,
       layout: { [mark] in Preparation.laidOut($0, for: $1, mark: mark) })
     feed.start()

@@ -47,7 +47,7 @@ enum LinkOpener {
     defer { for pointer in argv { free(pointer) } }
     var pid = pid_t()
     let error = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, environ)
-    guard error == 0 else { throw SpawnError(reason: String(cString: strerror(error))) }
+    guard error == 0 else { throw SpawnError(reason: Errors.text(error)) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
