@@ -26,18 +26,19 @@ import Testing
   @Test func setsAndClearsAReaction() throws {
     let home = try TestHome()
     try home.state.append([ShownRecord(cardID: "a", type: "fact", title: nil, shownAt: 5)])
-    try home.state.setReaction(.ctfo, at: 0)
+    let swipe = Tombstone(historyIndex: 0, cardID: "a", type: "fact", direction: .up)
+    try home.state.apply(StateChange(effects: [.entomb(swipe)], time: 6))
     #expect(try home.state.history(limit: 1).first?.reaction == .ctfo)
-    try home.state.setReaction(nil, at: 0)
+    try home.state.apply(StateChange(effects: [.restore(swipe)], time: 7))
     #expect(try home.state.history(limit: 1).first?.reaction == nil)
   }
 
   @Test func typesAreEnabledUnlessDisabled() throws {
     let home = try TestHome()
     #expect(try home.state.disabledTypes().isEmpty)
-    try home.state.setEnabled("joke", false)
-    try home.state.setEnabled("haiku", false)
-    try home.state.setEnabled("joke", true)
+    try home.state.apply(StateChange(enabled: ["joke": false], time: 0))
+    try home.state.apply(StateChange(enabled: ["haiku": false], time: 0))
+    try home.state.apply(StateChange(enabled: ["joke": true], time: 0))
     try home.reopen()
     #expect(try home.state.disabledTypes() == ["haiku"])
   }

@@ -26,10 +26,6 @@ public struct StateStore: Sendable {
     }
   }
 
-  public func setEnabled(_ type: String, _ enabled: Bool, time: Double = 0) throws {
-    try apply(StateChange(enabled: [type: enabled], time: time))
-  }
-
   // MARK: History
 
   /// The newest `limit` history entries with an index below `before`, newest first.
@@ -65,14 +61,6 @@ public struct StateStore: Sendable {
     return zip(shown, try append(shown)).map { $0.entry(at: $1) }
   }
 
-  /// Sets or clears the reaction of the history row at `index`.
-  public func setReaction(_ reaction: Reaction?, at index: Int) throws {
-    try database.write { db in
-      try db.run(
-        "UPDATE history SET reaction = ? WHERE idx = ?",
-        [.text(reaction?.rawValue), .integer(index)])
-    }
-  }
 
   // MARK: Undo
 
