@@ -26,11 +26,11 @@ import Testing
     let cli = try commandLine(for: app)
     defer { cli.remove() }
     try await app.tmux.waitFor(text: "Too")
-    try await waitUntil("the hidden card's row is written") { try !history(cli, app).isEmpty }
+    try await Poll.until("the hidden card's row is written") { try !history(cli, app).isEmpty }
     let before = try app.bytesReadByTheRunLoop()
     try app.tmux.send("Right")
     // The key is read before the resize, which the run loop would handle first if both waited.
-    try await waitUntil("the app reads the key") { try app.bytesReadByTheRunLoop() >= before + 3 }
+    try await Poll.until("the app reads the key") { try app.bytesReadByTheRunLoop() >= before + 3 }
     try app.tmux.resize(width: 80, height: 24)
     let shown = try await app.waitForShownCard(after: nil)
     #expect(shown.position == "#1")
@@ -68,16 +68,5 @@ import Testing
     try await app.tmux.waitFor("the third card") { AppUnderTest.shownCard($0)?.position == "#3" }
     let rows = try history(cli, app).sorted { ($0["index"] as! Int) < ($1["index"] as! Int) }
     #expect(rows.map { $0["reaction"] as? String } == ["TFU", "TIFB", nil], "\(rows)")
-  }
-
-  /// Polls `condition` until it holds, failing after ten seconds.
-  private func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while try !condition() {
-      guard ContinuousClock.now < deadline else {
-        throw TmuxDriver.Failure(description: "timed out waiting until \(what)")
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
   }
 }

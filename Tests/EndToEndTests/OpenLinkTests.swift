@@ -40,10 +40,8 @@ import Testing
     #expect(source.map { whole[$0 + 1].contains(Self.url) } == true, "\(whole)")
     try app.tmux.send("o")
     let out = folder.appendingPathComponent("out")
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !FileManager.default.fileExists(atPath: out.path) {
-      guard ContinuousClock.now < deadline else { throw TmuxDriver.Failure(description: "no out") }
-      try await Task.sleep(for: .milliseconds(10))
+    try await Poll.until("the browser's output") {
+      FileManager.default.fileExists(atPath: out.path)
     }
     #expect(try String(contentsOf: out, encoding: .utf8) == "1\n\(Self.url)\n")
     try await app.tmux.waitFor(text: "o open link")

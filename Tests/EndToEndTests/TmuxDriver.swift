@@ -53,16 +53,14 @@ final class TmuxDriver {
   func waitFor(
     _ what: String, seconds: Double = 10, _ condition: ([String]) -> Bool
   ) async throws -> [String] {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     var last: [String] = []
-    while ContinuousClock.now < deadline {
+    try await Poll.until(
+      "\(what)", seconds: seconds, detail: { "; the screen was:\n" + last.joined(separator: "\n") }
+    ) {
       last = try screen()
-      if condition(last) { return last }
-      try await Task.sleep(for: .milliseconds(5))
+      return condition(last)
     }
-    throw Failure(
-      description: "timed out waiting for \(what); the screen was:\n"
-        + last.joined(separator: "\n"))
+    return last
   }
 
   /// Waits until some row contains `text`.
@@ -93,5 +91,26 @@ final class TmuxDriver {
       throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed: \(text)")
     }
     return text
+  }
+}
+
+/// Waiting on another process: polls `condition` every 5 ms until it holds.
+enum Poll {
+  /// Fails after `seconds`, but only on a check made after the deadline: a test whose task was
+  /// not scheduled for a while (two cooperative threads on CI, both blocked by tests that wait
+  /// on a child process) still sees what the other process did meanwhile, instead of failing on
+  /// a screen captured before it was starved.
+  static func until(
+    _ what: String, seconds: Double = 10, detail: () -> String = { "" },
+    _ condition: () throws -> Bool
+  ) async throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while true {
+      let late = ContinuousClock.now >= deadline
+      if try condition() { return }
+      if late { break }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    throw TmuxDriver.Failure(description: "timed out waiting for \(what)" + detail())
   }
 }
