@@ -19,6 +19,10 @@ let package = Package(
     .systemLibrary(name: "CNcursesw"),
     .systemLibrary(name: "CSQLite"),
     .target(name: "CSQLiteExtras"),
+    // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
+    // are wrapped in C (Sources/CTLS/tls.c).
+    .target(
+      name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
     // Pure: no I/O, no clock, no terminal; width, height, time and randomness come in.
     .target(
@@ -43,6 +47,9 @@ let package = Package(
       name: "Store",
       dependencies: ["FeedCore", "CardText", "FeedPipeline", "CSQLite", "CSQLiteExtras"]),
     .target(name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"]),
+    // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
+    // 2026-11-24, "An HTTP client of our own").
+    .target(name: "HTTP", dependencies: ["CTLS"]),
     .target(
       name: "CommandSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store"]),
     // One program for the app and every command: no full Foundation, linked fully statically
@@ -90,6 +97,7 @@ let package = Package(
       name: "ScreensTests", dependencies: ["Screens", "App", "TestSupport"],
       exclude: ["Snapshots"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal", "App"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
     .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: []),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.

@@ -10,6 +10,9 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 # The small `ctfo` is linked statically: it needs the static archives of SQLite, libc and libstdc++.
 [ -f "/usr/lib/$multiarch/libsqlite3.a" ] || need+=(libsqlite3-dev)
 [ -f "/usr/lib/$multiarch/libc.a" ] || need+=(libc6-dev)
+# The HTTP client's TLS (Sources/CTLS) links OpenSSL statically; its tests run `openssl s_server`.
+[ -f "/usr/lib/$multiarch/libssl.a" ] || need+=(libssl-dev)
+command -v openssl >/dev/null || need+=(openssl)
 [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] || need+=(libstdc++-12-dev)
 # `make fuzz` and `make sanitize` need nothing more: libFuzzer and the ASan (with LeakSanitizer)
 # and TSan runtimes come with the Swift toolchain (usr/lib/clang/*/lib/linux), not libclang-rt.
