@@ -50,6 +50,8 @@ let package = Package(
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
     // 2026-11-24, "An HTTP client of our own").
     .target(name: "HTTP", dependencies: ["CTLS"]),
+    // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
+    .target(name: "ServerAPI", dependencies: ["HTTP"]),
     .target(
       name: "CommandSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store"]),
     // One program for the app and every command: no full Foundation, linked fully statically

@@ -1,0 +1,192 @@
+import HTTP
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The client of the CTFO API: auth on first need, pulls with the cache key, whole card
+/// bodies. Each call blocks its thread until the answer or the deadline; the caller runs it
+/// off the terminal's thread, one call at a time (ctfo.md: at most one request in flight).
+///
+/// A `401` gets one new auth and one retry; redirects are errors, never followed.
+///
+///     let client = APIClient(transport: HTTPTransport(endpoint: server), device: device)
+///     var session = ServerSession(server: server.description, installId: id)
+///     switch try client.pull(.hot, session: &session, deadline: .now + .seconds(10)) { ... }
+public struct APIClient: Sendable {
+  public let transport: HTTPTransport
+  public let device: Wire.AuthRequest.Device
+  /// This machine's time in milliseconds since the epoch.
+  public let now: @Sendable () -> Int64
+
+  public init(
+    transport: HTTPTransport, device: Wire.AuthRequest.Device,
+    now: @escaping @Sendable () -> Int64 = APIClient.systemMilliseconds
+  ) {
+    self.transport = transport
+    self.device = device
+    self.now = now
+  }
+
+  /// What a pull found.
+  public enum PullOutcome: Sendable, Equatable {
+    /// `304`: the snapshot held is current.
+    case unchanged
+    /// The change since the snapshot held (everything when `full`).
+    case changed(Wire.Pull)
+  }
+
+  /// Pulls `feed`, sending the cache key held for it; the session gets the new key only with
+  /// the change it names (the caller stores both in one transaction).
+  public func pull(
+    _ feed: PullFeed, session: inout ServerSession, deadline: ContinuousClock.Instant
+  ) throws(APIError) -> PullOutcome {
+    var headers: [(name: String, value: String)] = []
+    if let key = session.cacheKeys[feed.rawValue] {
+      headers.append(("If-None-Match", "\"\(key)\""))
+    }
+    let answer = try authorized(
+      HTTPRequest(path: "/v1/pull?feed=\(feed.rawValue)", headers: headers), session: &session,
+      deadline: deadline)
+    if answer.status == 304 { return .unchanged }
+    let pull = try Self.decode(Wire.Pull.self, answer)
+    session.cacheKeys[feed.rawValue] = pull.cacheKey
+    return .changed(pull)
+  }
+
+  /// A card whole, for a card a pull sent without its body.
+  public func card(
+    id: String, session: inout ServerSession, deadline: ContinuousClock.Instant
+  ) throws(APIError) -> Wire.Card {
+    let answer = try authorized(
+      HTTPRequest(path: "/v1/cards/\(Self.pathSegment(id))"), session: &session,
+      deadline: deadline)
+    let card = try Self.decode(Wire.Card.self, answer)
+    guard card.id == id, card.body != nil else {
+      throw .invalid("the card asked for as \(id) came back as \(card.id) or without a body")
+    }
+    return card
+  }
+
+  /// Authenticates this install: a new token, distinct id and clock offset in `session`.
+  public func authenticate(
+    session: inout ServerSession, deadline: ContinuousClock.Instant
+  ) throws(APIError) {
+    let sent = now()
+    let request = Wire.AuthRequest(
+      installId: session.installId, device: device, user: .init(id: nil), clientTime: sent)
+    let body: [UInt8]
+    do { body = Array(try JSONEncoder().encode(request)) } catch {
+      throw .invalid("cannot encode the auth request")
+    }
+    let answer = try send(
+      HTTPRequest(
+        method: "POST", path: "/v1/auth", headers: [("Content-Type", "application/json")],
+        body: body), deadline: deadline)
+    guard answer.status == 200 else { throw Self.failure(answer) }
+    let auth = try Self.decode(Wire.AuthResponse.self, answer)
+    let received = now()
+    session.token = auth.token
+    session.tokenExpiresAt = auth.tokenExpiresAt
+    session.distinctId = auth.distinctId
+    session.clockOffset = auth.serverTime - (sent + received) / 2
+  }
+
+  // MARK: - Requests
+
+  /// Sends `request` with the token (authenticating first when there is none or it has
+  /// expired); on a `401`, authenticates once more and sends it again.
+  private func authorized(
+    _ request: HTTPRequest, session: inout ServerSession, deadline: ContinuousClock.Instant
+  ) throws(APIError) -> HTTPResponse {
+    let serverNow = now() + session.clockOffset
+    if session.token == nil || (session.tokenExpiresAt ?? .max) <= serverNow {
+      try authenticate(session: &session, deadline: deadline)
+    }
+    var answer = try send(request, token: session.token, deadline: deadline)
+    if answer.status == 401 {
+      session.token = nil
+      try authenticate(session: &session, deadline: deadline)
+      answer = try send(request, token: session.token, deadline: deadline)
+      if answer.status == 401 {
+        session.token = nil
+        throw .unauthorized(Self.errorMessage(answer) ?? "401")
+      }
+    }
+    guard answer.status == 200 || answer.status == 304 else { throw Self.failure(answer) }
+    return answer
+  }
+
+  private func send(
+    _ request: HTTPRequest, token: String? = nil, deadline: ContinuousClock.Instant
+  ) throws(APIError) -> HTTPResponse {
+    var request = request
+    request.headers.append(("Accept", "application/json"))
+    if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
+    do { return try transport.send(request, deadline: deadline) } catch {
+      throw .transport(error)
+    }
+  }
+
+  // MARK: - Answers
+
+  private static func decode<T: Decodable>(_ type: T.Type, _ answer: HTTPResponse) throws(APIError)
+    -> T
+  {
+    do { return try JSONDecoder().decode(type, from: Data(answer.body)) } catch {
+      throw .invalid("\(T.self): \(Self.reason(error))")
+    }
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "not JSON" }
+    switch error {
+    case .keyNotFound(let key, _): return "no \"\(key.stringValue)\""
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .dataCorrupted(let context):
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return path.isEmpty ? "not JSON of the expected shape" : "a bad \"\(path)\""
+    @unknown default: return "not JSON"
+    }
+  }
+
+  private static func failure(_ answer: HTTPResponse) -> APIError {
+    switch answer.status {
+    case 300..<400: return .redirected(status: answer.status, location: answer.header("Location"))
+    case 429, 500..<600:
+      let after = answer.header("Retry-After").flatMap { Int($0) }.map { min(max($0, 0), 86_400) }
+      return .unavailable(status: answer.status, retryAfter: after)
+    default:
+      let error = try? JSONDecoder().decode(Wire.ErrorAnswer.self, from: Data(answer.body))
+      return .refused(
+        status: answer.status, code: error?.error.code ?? "unknown",
+        message: error?.error.message ?? "no message")
+    }
+  }
+
+  private static func errorMessage(_ answer: HTTPResponse) -> String? {
+    (try? JSONDecoder().decode(Wire.ErrorAnswer.self, from: Data(answer.body)))?.error.message
+  }
+
+  /// `id` as one path segment: every byte outside RFC 3986's unreserved set percent-encoded.
+  static func pathSegment(_ id: String) -> String {
+    var out = ""
+    for byte in id.utf8 {
+      let c = Character(Unicode.Scalar(byte))
+      if byte < 0x80 && (c.isLetter || c.isNumber || "-._~".contains(c)) {
+        out.append(c)
+      } else {
+        let hex = String(byte, radix: 16, uppercase: true)
+        out += "%" + (hex.count == 1 ? "0" + hex : hex)
+      }
+    }
+    return out
+  }
+
+  /// The system clock in milliseconds since the epoch.
+  public static let systemMilliseconds: @Sendable () -> Int64 = {
+    Int64((Date().timeIntervalSince1970 * 1000).rounded())
+  }
+}

@@ -1,0 +1,174 @@
+/// The JSON of the CTFO API (openapi.yaml): what `ctfo` sends and what `ctfo-server` answers.
+///
+/// Times are integer milliseconds since the epoch; ids are opaque strings. Everything the
+/// server sends is untrusted: the client checks sizes and the card fields before anything is
+/// stored, and `CardText` sanitises the text before it is drawn.
+public enum Wire {
+  /// `POST /v1/auth`.
+  public struct AuthRequest: Codable, Sendable, Equatable {
+    public struct Device: Codable, Sendable, Equatable {
+      public var platform: String
+      public var app: String
+      public var locale: String
+    }
+    public struct User: Codable, Sendable, Equatable {
+      public var id: String?
+    }
+    public var installId: String
+    public var device: Device
+    public var user: User
+    public var clientTime: Int64
+  }
+
+  public struct AuthResponse: Codable, Sendable, Equatable {
+    public var token: String
+    public var tokenExpiresAt: Int64
+    public var cacheKey: String
+    public var distinctId: String
+    public var serverTime: Int64
+  }
+
+  /// The `200` answer of `GET /v1/pull`: the change since the client's cache key, or
+  /// everything (`full`) when the server does not know that key.
+  public struct Pull: Codable, Sendable, Equatable {
+    public var cacheKey: String
+    public var full: Bool
+    public var serverTime: Int64?
+    public var types: [CardType]
+    public var cards: [Card]
+    public var removed: [String]
+    public var scores: [Score]
+    public var user: User?
+
+    public init(
+      cacheKey: String, full: Bool, serverTime: Int64? = nil, types: [CardType] = [],
+      cards: [Card] = [], removed: [String] = [], scores: [Score] = [], user: User? = nil
+    ) {
+      self.cacheKey = cacheKey
+      self.full = full
+      self.serverTime = serverTime
+      self.types = types
+      self.cards = cards
+      self.removed = removed
+      self.scores = scores
+      self.user = user
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case cacheKey, full, serverTime, types, cards, removed, scores, user
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      cacheKey = try c.decode(String.self, forKey: .cacheKey)
+      full = try c.decodeIfPresent(Bool.self, forKey: .full) ?? false
+      serverTime = try c.decodeIfPresent(Int64.self, forKey: .serverTime)
+      types = try c.decodeIfPresent([CardType].self, forKey: .types) ?? []
+      cards = try c.decodeIfPresent([Card].self, forKey: .cards) ?? []
+      removed = try c.decodeIfPresent([String].self, forKey: .removed) ?? []
+      scores = try c.decodeIfPresent([Score].self, forKey: .scores) ?? []
+      user = try c.decodeIfPresent(User.self, forKey: .user)
+    }
+  }
+
+  public struct CardType: Codable, Sendable, Equatable {
+    public var name: String
+    public var label: String?
+    public var colour: String?
+    public var description: String?
+
+    public init(
+      name: String, label: String? = nil, colour: String? = nil, description: String? = nil
+    ) {
+      self.name = name
+      self.label = label
+      self.colour = colour
+      self.description = description
+    }
+  }
+
+  /// A card as the server sends it. A pull may leave out a long card's body (`body` null,
+  /// `bodyOmitted` true): `GET /v1/cards/{id}` gives it whole.
+  public struct Card: Codable, Sendable, Equatable {
+    public var id: String
+    public var type: String
+    public var title: String?
+    public var body: String?
+    public var bodyOmitted: Bool?
+    public var source: String?
+    public var url: String?
+    public var reveal: String?
+    public var publishedAt: Int64?
+
+    public init(
+      id: String, type: String, title: String? = nil, body: String?, bodyOmitted: Bool? = nil,
+      source: String? = nil, url: String? = nil, reveal: String? = nil, publishedAt: Int64? = nil
+    ) {
+      self.id = id
+      self.type = type
+      self.title = title
+      self.body = body
+      self.bodyOmitted = bodyOmitted
+      self.source = source
+      self.url = url
+      self.reveal = reveal
+      self.publishedAt = publishedAt
+    }
+
+    /// Whether the pull left the body out.
+    public var needsBody: Bool { body == nil || bodyOmitted == true }
+  }
+
+  public struct Score: Codable, Sendable, Equatable, Hashable {
+    public var cardId: String
+    public var score: Double
+    public var scoredAt: Int64
+
+    public init(cardId: String, score: Double, scoredAt: Int64) {
+      self.cardId = cardId
+      self.score = score
+      self.scoredAt = scoredAt
+    }
+  }
+
+  public struct User: Codable, Sendable, Equatable {
+    public var status: String?
+    public var notifications: [Notification]
+
+    public init(status: String?, notifications: [Notification]) {
+      self.status = status
+      self.notifications = notifications
+    }
+
+    enum CodingKeys: String, CodingKey { case status, notifications }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      status = try c.decodeIfPresent(String.self, forKey: .status)
+      notifications = try c.decodeIfPresent([Notification].self, forKey: .notifications) ?? []
+    }
+  }
+
+  public struct Notification: Codable, Sendable, Equatable {
+    public var id: String
+    public var text: String
+    public var createdAt: Int64?
+    public var expiresAt: Int64?
+
+    public init(id: String, text: String, createdAt: Int64? = nil, expiresAt: Int64? = nil) {
+      self.id = id
+      self.text = text
+      self.createdAt = createdAt
+      self.expiresAt = expiresAt
+    }
+  }
+
+  /// Every error answer: `{"error": {"code", "message"}}`.
+  public struct ErrorAnswer: Codable, Sendable, Equatable {
+    public struct Detail: Codable, Sendable, Equatable {
+      public var code: String
+      public var message: String
+    }
+    public var error: Detail
+  }
+}
