@@ -67,8 +67,8 @@ import Testing
       #expect(holds, "older timestamp")
     }
     do {
-      let holds = !pool.update(1, to: .init(value: 9, timestamp: 10))
-      #expect(holds, "same timestamp")
+      let holds = !pool.update(1, to: .init(value: 4, timestamp: 10))
+      #expect(holds, "same timestamp, lower value")
     }
     do {
       let holds = pool.update(2, to: .init(value: 4, timestamp: 1))
@@ -85,6 +85,37 @@ import Testing
     do {
       let holds = pool.promote(using: &rng) == 1
       #expect(holds)
+    }
+  }
+
+  /// ctfo.md, "Personalization" 4: the same updates in any order, some of them twice, give
+  /// the same promotion order; equal timestamps are settled by the value, not by arrival.
+  /// Cards with no score are dealt at random among them: each shows as -1.
+  @Test func theSameScoresInAnyOrderPromoteTheSameCards() {
+    var rng = SeededGenerator(seed: 41)
+    for _ in 0..<200 {
+      let count = Int.random(in: 2...12, using: &rng)
+      let updates = (0..<Int.random(in: 1...30, using: &rng)).map { _ in
+        (
+          Int.random(in: 0..<count, using: &rng),
+          ScoredPool.Score(
+            value: Double(Int.random(in: 0...4, using: &rng)),
+            timestamp: Double(Int.random(in: 0...3, using: &rng)))
+        )
+      }
+      func order(_ updates: [(Int, ScoredPool.Score)]) -> [Int?] {
+        var pool = ScoredPool(count: count)
+        for (ordinal, score) in updates { pool.update(ordinal, to: score) }
+        var draw = SeededGenerator(seed: 7)
+        let scored = Set(updates.map(\.0))
+        return (0..<count).map { _ in
+          pool.promote(using: &draw).map { scored.contains($0) ? $0 : -1 }
+        }
+      }
+      let expected = order(updates)
+      let shuffled = (updates + updates.prefix(Int.random(in: 0...updates.count, using: &rng)))
+        .shuffled(using: &rng)
+      #expect(order(shuffled) == expected, "\(updates) then \(shuffled)")
     }
   }
 

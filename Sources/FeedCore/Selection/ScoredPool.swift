@@ -25,6 +25,12 @@ public struct ScoredPool: Sendable {
       self.value = value
       self.timestamp = timestamp
     }
+
+    /// Whether `other` replaces this score: stated later, or at the same time with a higher
+    /// value.
+    public func isEarlier(than other: Score) -> Bool {
+      (timestamp, value) < (other.timestamp, other.value)
+    }
   }
 
   private struct Entry: Comparable, Sendable {
@@ -86,13 +92,15 @@ public struct ScoredPool: Sendable {
     return promoteBest(using: &rng)
   }
 
-  /// Applies a server score. Kept only if the card is unseen and the timestamp is newer than
-  /// the one held. Returns true when it was kept.
+  /// Applies a server score. Kept only if the card is unseen and the score is later than the
+  /// one held: a newer timestamp, or the same timestamp and a higher value (a last-writer-wins
+  /// register whose ties do not depend on the order scores arrive in). Returns true when it
+  /// was kept.
   @discardableResult
   public mutating func update(_ ordinal: Int, to score: Score) -> Bool {
     let o = Int32(ordinal)
     guard ordinal >= 0, ordinal < count, !failed.contains(o) else { return false }
-    if let held = scores[o], held.timestamp >= score.timestamp { return false }
+    if let held = scores[o], !held.isEarlier(than: score) { return false }
     let unseen: Bool
     if unseenScored[o] != nil {
       unseen = true
