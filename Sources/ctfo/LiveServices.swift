@@ -24,7 +24,8 @@ final class LiveServices: AppServices {
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
-    window: UndoWindow, problems: [String], area: TextArea, mark: TruncationMark
+    window: UndoWindow, returning: [HistoryEntry], problems: [String], area: TextArea,
+    mark: TruncationMark
   ) {
     self.mark = mark
     self.launch = launch
@@ -34,6 +35,11 @@ final class LiveServices: AppServices {
     self.problems = problems
     self.area = area
     session = Session(window: window)
+    guard !returning.isEmpty else { return }
+    let cards = returning.compactMap { entry in
+      prepared(id: entry.cardID).map { ShownCard(prepared: $0, position: entry.index) }
+    }
+    session = Session(window: window, returning: cards)
   }
 
   private var now: Double { NextRequest.now() }

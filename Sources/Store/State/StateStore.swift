@@ -28,25 +28,48 @@ public struct StateStore: Sendable {
 
   // MARK: History
 
-  /// The newest `limit` history entries with an index below `before`, newest first.
+  /// The newest `limit` history entries with an index below `before`, newest first. Cards an
+  /// undo pushed back are left out until they are shown again (`ReturnQueue`).
   public func history(limit: Int, before: Int = .max) throws -> [HistoryEntry] {
     try database.read { db in
       try db.rows(
         """
-        SELECT idx, card_id, type, title, shown_at, reaction FROM history
-        WHERE idx < ? ORDER BY idx DESC LIMIT ?
+        SELECT \(Self.historyColumns) FROM history
+        WHERE idx < ? AND \(Self.listed) ORDER BY idx DESC LIMIT ?
         """, [.integer(before), .integer(limit)], Self.historyEntry)
     }
   }
 
-  /// How many cards the history holds. Rows are numbered from 0 without gaps and never
-  /// deleted, so this is the newest number plus one, read from the index, however long it is.
+  /// How many cards the history lists. Rows are numbered from 0 without gaps and never
+  /// deleted, so this is the newest number plus one, read from the index, however long it is,
+  /// less the few cards waiting to come back.
   public func historyCount() throws -> Int {
     try database.read { db in
-      let count = try db.rows("SELECT COALESCE(MAX(idx) + 1, 0) FROM history") { $0.integer(0) }
+      let count = try db.rows(
+        """
+        SELECT COALESCE(MAX(idx) + 1, 0)
+          - (SELECT COUNT(*) FROM return_queue WHERE place > 0) FROM history
+        """
+      ) { $0.integer(0) }
       return Int(count.first ?? 0)
     }
   }
+
+  /// The cards that come back before any new card, first to return first: the card on screen
+  /// at the last quit, then those an undo pushed back.
+  public func returning() throws -> [HistoryEntry] {
+    try database.read { db in
+      try db.rows(
+        """
+        SELECT \(Self.historyColumns) FROM return_queue JOIN history ON idx = history_idx
+        ORDER BY place
+        """, [], Self.historyEntry)
+    }
+  }
+
+  static let historyColumns = "idx, card_id, type, title, shown_at, reaction"
+  /// The rows the history lists: all but the cards an undo pushed back.
+  static let listed = "idx NOT IN (SELECT history_idx FROM return_queue WHERE place > 0)"
 
   /// Appends history rows in one transaction (`ctfo next -n 30000`); returns their indices.
   @discardableResult
@@ -60,7 +83,6 @@ public struct StateStore: Sendable {
     let shown = cards.map { ShownRecord($0, shownAt: time) }
     return zip(shown, try append(shown)).map { $0.entry(at: $1) }
   }
-
 
   // MARK: Undo
 
@@ -111,6 +133,7 @@ public struct StateStore: Sendable {
     try database.write { db in
       for effect in change.effects { try Self.write(effect, time: change.time, db) }
       let indices = try Self.insert(change.shown, db)
+      if let queue = change.returning { try Self.replace(queue, db) }
       for (type, enabled) in change.enabled {
         let sql =
           enabled
@@ -136,6 +159,17 @@ public struct StateStore: Sendable {
       ])
     }
     return Array(first..<first + shown.count)
+  }
+
+  /// Stores `queue` in place of the cards that were to come back.
+  private static func replace(_ queue: ReturnQueue, _ db: Connection) throws {
+    try db.run("DELETE FROM return_queue")
+    let places = (queue.onScreen.map { [($0, 0)] } ?? []) + zip(queue.waiting, 1...).map { $0 }
+    for (index, place) in places {
+      try db.run(
+        "INSERT OR REPLACE INTO return_queue (history_idx, place) VALUES (?, ?)",
+        [.integer(index), .integer(place)])
+    }
   }
 
   private static func write(_ effect: UndoEffect, time: Double, _ db: Connection) throws {
