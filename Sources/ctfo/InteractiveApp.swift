@@ -93,9 +93,9 @@ final class InteractiveApp {
       return nil
     case .undo: return .undone(services.undo())
     case .loadTypes: return .typesLoaded(services.typeStatuses())
-    case .loadHistory(let limit):
-      let entries = services.history(limit: limit)
-      return .historyLoaded(entries, total: services.historyCount())
+    case .loadHistory(let limit, let search):
+      let entries = services.history(limit: limit, matching: search)
+      return .historyLoaded(entries, total: services.historyCount(), search: search)
     case .openCard(let id): return .cardOpened(services.card(id: id))
     case .loadSettings:
       return .settingsLoaded(services.typeStatuses(), problems: services.deckProblems())

@@ -71,10 +71,15 @@ final class LiveServices: AppServices {
     session.undo(now: now) { prepared(id: $0) }
   }
 
-  func history(limit: Int) -> [HistoryEntry] {
+  func history(limit: Int, matching search: String?) -> [HistoryEntry] {
     frameDrawn()
     writer.waitUntilIdle()
-    return (try? launch.state.history(limit: limit)) ?? []
+    do {
+      guard let search else { return try launch.state.history(limit: limit) }
+      return try launch.state.history(limit: limit, matching: search)
+    } catch {
+      return []
+    }
   }
 
   func historyCount() -> Int { (try? launch.state.historyCount()) ?? 0 }

@@ -105,6 +105,7 @@ extension AppState {
 
   private mutating func pressInHistory(_ key: Key, _ browser: HistoryBrowser) -> [AppEffect] {
     var browser = browser
+    if let prompt = browser.prompt { return typeSearch(key, prompt, in: browser) }
     let rows = Geometry.historyRows(height: height)
     if let delta = Self.listMove(key, page: rows) {
       browser.viewport.move(by: delta, count: browser.entries.count, rows: rows)
@@ -115,9 +116,34 @@ extension AppState {
     case .enter, .space:
       guard browser.entries.indices.contains(browser.viewport.selection) else { return [] }
       return [.openCard(id: browser.entries[browser.viewport.selection].cardID)]
+    case .character("/"):
+      browser.prompt = ""
+      mode = .history(browser)
+      return []
+    case .escape where browser.search != nil: return [.loadHistory(limit: Self.historyLimit)]
     case .escape, .character("q"): return returnToFeed()
     default: return []
     }
+  }
+
+  /// A key while the search prompt is open: text, Backspace, Enter to search (an empty search
+  /// lists every card again), Esc to close the prompt and leave the list as it was.
+  private mutating func typeSearch(
+    _ key: Key, _ prompt: String, in browser: HistoryBrowser
+  ) -> [AppEffect] {
+    var browser = browser
+    let room = prompt.count < HistoryBrowser.maxSearchLength
+    switch key {
+    case .character(let character) where room: browser.prompt = prompt + String(character)
+    case .space where room: browser.prompt = prompt + " "
+    case .backspace: browser.prompt = prompt.isEmpty ? nil : String(prompt.dropLast())
+    case .escape: browser.prompt = nil
+    case .enter:
+      return [.loadHistory(limit: Self.historyLimit, search: prompt.isEmpty ? nil : prompt)]
+    default: break
+    }
+    mode = .history(browser)
+    return []
   }
 
   /// How far a key moves the selection of a list: arrows, vi keys, pages, home and end.

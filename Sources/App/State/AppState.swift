@@ -62,8 +62,8 @@ public struct AppState: Sendable, Hashable {
     case .dealt(let item, let position): deal(item, position: position)
     case .undone(let card): undone(card)
     case .typesLoaded(let statuses): learn(statuses)
-    case .historyLoaded(let entries, let total):
-      mode = .history(HistoryBrowser(entries: entries, total: total))
+    case .historyLoaded(let entries, let total, let search):
+      mode = .history(HistoryBrowser(entries: entries, total: total, search: search))
     case .cardOpened(let card): open(card)
     case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
     case .settingChanged(let outcome): settingChanged(outcome)

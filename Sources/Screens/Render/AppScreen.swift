@@ -16,6 +16,9 @@ public enum AppScreen {
       return drawTooSmall(into: &grid, palette: palette)
     }
     drawMode(state.mode, state: state, into: &grid, palette: palette)
+    if case .history(let browser) = state.mode, let prompt = browser.prompt {
+      return HintBar.drawPrompt(prompt, into: &grid, palette: palette)
+    }
     HintBar.draw(
       hints(state), message: state.message ?? state.saveProblem, into: &grid, palette: palette)
   }
@@ -45,7 +48,8 @@ public enum AppScreen {
   private static func hints(_ state: AppState) -> [HintBar.Hint] {
     switch state.mode {
     case .feed: return HintBar.feed
-    case .history: return HintBar.history
+    case .history(let browser):
+      return browser.search == nil ? HintBar.history : HintBar.historyFound
     case .fullCard(let view):
       return (view.card.card.url ?? "").isEmpty ? HintBar.fullCard : HintBar.fullCardWithLink
     case .settings: return HintBar.settings

@@ -26,6 +26,21 @@ enum HintBar {
     }
   }
 
+  /// The search prompt of the history view: `/`, the text typed (its end when it is too long
+  /// for the row) and a cursor, then how to search or cancel.
+  static func drawPrompt(_ text: String, into grid: inout CellGrid, palette: Palette) {
+    let row = grid.height - 1
+    grid.clear(row: row, column: 0, width: grid.width, height: 1)
+    let keys = "  Enter search  Esc cancel"
+    let room = max(grid.width - 3 - keys.count, 1)
+    var shown = Untrusted.line(text)
+    while DisplayWidth.of(shown) > room - 1 { shown.removeFirst() }
+    var column = grid.drawChrome("/", row: row, column: 1, style: palette.key)
+    column = grid.draw(shown, row: row, column: column)
+    column = grid.draw(" ", row: row, column: column, style: palette.selected)
+    grid.drawChrome(keys, row: row, column: column, style: palette.quiet)
+  }
+
   /// The hints that fit in `width` columns: a prefix, then the last hint.
   static func fitting(_ hints: [Hint], width: Int) -> [Hint] {
     guard let last = hints.last else { return [] }
@@ -45,7 +60,12 @@ enum HintBar {
     ("→", "TFU"), ("←", "TIFB"), ("↑", "CTFO"), ("↓", "history"), ("u", "undo"),
     ("s", "settings"), ("q", "quit"), ("?", "help"),
   ]
-  static let history: [Hint] = [("↑↓", "move"), ("Enter", "open"), ("Esc", "back")]
+  static let history: [Hint] = [
+    ("↑↓", "move"), ("Enter", "open"), ("/", "search"), ("Esc", "back"),
+  ]
+  static let historyFound: [Hint] = [
+    ("↑↓", "move"), ("Enter", "open"), ("/", "search"), ("Esc", "all cards"),
+  ]
   static let fullCard: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
   static let fullCardWithLink: [Hint] = [("↑↓", "scroll"), ("o", "open link"), ("Esc", "back")]
   static let settings: [Hint] = [("↑↓", "move"), ("Space", "toggle"), ("Esc", "back")]

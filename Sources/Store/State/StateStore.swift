@@ -40,6 +40,40 @@ public struct StateStore: Sendable {
     }
   }
 
+  /// How many of the newest history rows a search reads: it answers as fast on a history of
+  /// millions as on a short one.
+  public static let searchDepth = 100_000
+
+  /// The newest `limit` listed entries among the newest `searchDepth` rows whose title, or
+  /// the body of whose card, holds `text` (ignoring the case of ASCII letters; `%` and `_`
+  /// match themselves), newest first.
+  public func history(limit: Int, matching text: String) throws -> [HistoryEntry] {
+    try database.read { db in
+      let newest = try db.rows("SELECT COALESCE(MAX(idx), 0) FROM history") { $0.integer(0) }
+      let floor = Int(newest.first ?? 0) - Self.searchDepth + 1
+      return try db.rows(
+        """
+        SELECT \(Self.historyColumns) FROM history
+        WHERE idx >= ?1 AND \(Self.listed)
+          AND (title LIKE ?2 ESCAPE '\\' OR EXISTS (
+            SELECT 1 FROM cards WHERE cards.id = history.card_id AND cards.ordinal IS NOT NULL
+              AND cards.body LIKE ?2 ESCAPE '\\'))
+        ORDER BY idx DESC LIMIT ?3
+        """, [.integer(floor), .text(Self.likePattern(text)), .integer(limit)],
+        Self.historyEntry)
+    }
+  }
+
+  /// A LIKE pattern that finds `text` anywhere, its `%`, `_` and `\` escaped with `\`.
+  static func likePattern(_ text: String) -> String {
+    var pattern = "%"
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+      pattern.append(character)
+    }
+    return pattern + "%"
+  }
+
   /// How many cards the history lists. Rows are numbered from 0 without gaps and never
   /// deleted, so this is the newest number plus one, read from the index, however long it is,
   /// less the few cards waiting to come back.
