@@ -36,7 +36,9 @@ final class LiveServices: AppServices {
     self.area = area
     session = Session(window: window)
     guard !returning.isEmpty else { return }
-    let cards = returning.compactMap { entry in
+    // Cards whose type is off now, or gone from the decks, leave the queue.
+    let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
+    let cards = returning.filter { enabled.contains($0.type) }.compactMap { entry in
       prepared(id: entry.cardID).map { ShownCard(prepared: $0, position: entry.index) }
     }
     session = Session(window: window, returning: cards)
