@@ -45,6 +45,8 @@ enum Interactive {
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       returning: try launch.state.returning(), problems: launch.problems.map(\.description),
       area: area, mark: mark)
-    InteractiveApp(session: session, wakeFD: wake.fd, services: services, mark: mark).run()
+    InteractiveApp(
+      session: session, wakeFD: wake.fd, services: services, mark: mark, keys: launch.keys
+    ).run()
   }
 }

@@ -56,18 +56,33 @@ enum HintBar {
 
   private static func cells(_ hint: Hint) -> Int { hint.key.count + 1 + hint.action.count }
 
-  static let feed: [Hint] = [
-    ("→", "TFU"), ("←", "TIFB"), ("↑", "CTFO"), ("↓", "history"), ("u", "undo"),
-    ("s", "settings"), ("q", "quit"), ("?", "help"),
-  ]
-  static let history: [Hint] = [
-    ("↑↓", "move"), ("Enter", "open"), ("/", "search"), ("Esc", "back"),
-  ]
-  static let historyFound: [Hint] = [
-    ("↑↓", "move"), ("Enter", "open"), ("/", "search"), ("Esc", "all cards"),
-  ]
-  static let fullCard: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
-  static let fullCardWithLink: [Hint] = [("↑↓", "scroll"), ("o", "open link"), ("Esc", "back")]
+  /// The feed's hints: the first key of each action.
+  static func feed(_ keys: KeyBindings) -> [Hint] {
+    let actions: [(KeyAction, String)] = [
+      (.swipeRight, "TFU"), (.swipeLeft, "TIFB"), (.swipeUp, "CTFO"), (.history, "history"),
+      (.undo, "undo"), (.settings, "settings"), (.quit, "quit"), (.help, "help"),
+    ]
+    return actions.map { (first(keys, $0), $1) }
+  }
+
+  /// The history view's hints; Esc lists every card again once a search found some.
+  static func history(_ keys: KeyBindings, found: Bool) -> [Hint] {
+    [
+      ("↑↓", "move"), ("Enter", "open"), (first(keys, .search), "search"),
+      ("Esc", found ? "all cards" : "back"),
+    ]
+  }
+
+  /// The whole card's hints, with the key that opens its link when it has one.
+  static func fullCard(_ keys: KeyBindings, link: Bool) -> [Hint] {
+    let open: [Hint] = link ? [(first(keys, .openLink), "open link")] : []
+    return [("↑↓", "scroll")] + open + [("Esc", "back")]
+  }
+
+  private static func first(_ keys: KeyBindings, _ action: KeyAction) -> String {
+    keys.keys(for: action).first?.label ?? ""
+  }
+
   static let settings: [Hint] = [("↑↓", "move"), ("Space", "toggle"), ("Esc", "back")]
   static let help: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
   static let confirm: [Hint] = [("y", "yes"), ("n", "no")]
