@@ -35,6 +35,16 @@ import Testing
     return session.next(now: now, feed: feed.take)
   }
 
+  /// A session that showed `a` (#0), swiped it right and shows `b` (#1).
+  private func swipedAShowingB() -> (Session, FakeFeed) {
+    var session = session()
+    let feed = FakeFeed([a, b])
+    _ = show(&session, feed, index: 0)
+    session.swipe(a, .right)
+    _ = show(&session, feed, index: 1)
+    return (session, feed)
+  }
+
   @Test func aCardIsShownOnlyOnceItsRowCommits() {
     var session = session()
     let feed = FakeFeed([a])
@@ -84,11 +94,7 @@ import Testing
   }
 
   @Test func undoBringsTheCardBackAndTheCurrentOneAfterIt() {
-    var session = session()
-    let feed = FakeFeed([a, b])
-    _ = show(&session, feed, index: 0)
-    session.swipe(a, .right)
-    _ = show(&session, feed, index: 1)
+    var (session, feed) = swipedAShowingB()
     let restored = session.undo(now: 40) { $0 == a.card.id ? a : nil }
     #expect(restored == ShownCard(prepared: a, position: 0))
     let tombstone = Tombstone(
@@ -154,11 +160,7 @@ import Testing
   }
 
   @Test func quittingLeavesTheCardOnScreenThenTheWaitingOnesToComeBackFirst() {
-    var session = session()
-    let feed = FakeFeed([a, b])
-    _ = show(&session, feed, index: 0)
-    session.swipe(a, .right)
-    _ = show(&session, feed, index: 1)
+    var (session, _) = swipedAShowingB()
     _ = session.undo(now: 70) { _ in a }
     _ = session.takeWrites()
     session.close(now: 71)

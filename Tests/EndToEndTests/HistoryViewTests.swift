@@ -17,6 +17,16 @@ import Testing
     return result.objects
   }
 
+  /// Waits for the first card, then swipes right `swipes` times; the titles shown, in order.
+  private func titles(_ app: AppUnderTest, swipes: Int) async throws -> [String] {
+    var titles = [try await app.waitForCard(after: nil)]
+    for _ in 0..<swipes {
+      try app.tmux.send("Right")
+      titles.append(try await app.waitForCard(after: titles.last))
+    }
+    return titles
+  }
+
   /// The history view's rows: the titles of the test deck, top to bottom.
   private static func listed(_ screen: [String]) -> [String] {
     screen.dropFirst().compactMap { AppUnderTest.cardTitle([$0]) }
@@ -28,11 +38,7 @@ import Testing
   @Test func afterAnUndoTheCardOnScreenIsTheNewestListed() async throws {
     let app = try AppUnderTest(deck: deck)
     defer { app.stop() }
-    var titles = [try await app.waitForCard(after: nil)]
-    for _ in 0..<2 {
-      try app.tmux.send("Right")
-      titles.append(try await app.waitForCard(after: titles.last))
-    }
+    let titles = try await titles(app, swipes: 2)
     try app.tmux.send("u")
     try await app.tmux.waitFor("\(titles[1]) back") { AppUnderTest.cardTitle($0) == titles[1] }
     try app.tmux.send("Down")
@@ -47,11 +53,7 @@ import Testing
   @Test func slashSearchesTheHistoryAsTheCommandLineDoes() async throws {
     let app = try AppUnderTest(deck: deck)
     defer { app.stop() }
-    var titles = [try await app.waitForCard(after: nil)]
-    for _ in 0..<3 {
-      try app.tmux.send("Right")
-      titles.append(try await app.waitForCard(after: titles.last))
-    }
+    let titles = try await titles(app, swipes: 3)
     let wanted = titles[1].lowercased()
     try app.tmux.send("Down")
     try await app.tmux.waitFor(text: "/ search")

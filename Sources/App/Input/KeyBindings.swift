@@ -113,9 +113,4 @@ public struct KeyBindings: Sendable, Hashable {
 public struct KeyBindingProblem: Error, Sendable, Hashable {
   public var line: Int
   public var message: String
-
-  public init(line: Int, message: String) {
-    self.line = line
-    self.message = message
-  }
 }
