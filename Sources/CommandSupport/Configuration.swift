@@ -18,6 +18,8 @@ import FeedCore
 public struct Configuration: Equatable, Sendable {
   public var undo = UndoConfiguration()
   public var lookahead = 5
+  /// The `[keys]` table as written, in order; the app checks the names (`KeyBindings`).
+  public var keyBindings: [KeyBindingEntry] = []
 
   public static let keys = ["undo-limit", "on-replace", "on-launch", "lookahead"]
 
@@ -37,6 +39,11 @@ public struct Configuration: Equatable, Sendable {
       throw CLIError("\(file):\(error.line): \(error.message)", exitCode: CLIError.configExit)
     }
     for entry in entries {
+      if case .strings(let keys) = entry.value {
+        let action = String(entry.key.dropFirst(ConfigReader.keysTable.count + 1))
+        config.keyBindings.append(KeyBindingEntry(action: action, keys: keys, line: entry.line))
+        continue
+      }
       do {
         try config.set(entry.key, to: entry.value.text, in: "\(file):\(entry.line)")
       } catch {
@@ -124,6 +131,19 @@ public struct Configuration: Equatable, Sendable {
     default:
       throw CLIError("\(origin): unknown setting '\(key)'")
     }
+  }
+}
+
+/// One line of the `[keys]` table: an action's name and the names of its keys.
+public struct KeyBindingEntry: Sendable, Hashable {
+  public var action: String
+  public var keys: [String]
+  public var line: Int
+
+  public init(action: String, keys: [String], line: Int) {
+    self.action = action
+    self.keys = keys
+    self.line = line
   }
 }
 

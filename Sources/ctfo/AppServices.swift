@@ -17,8 +17,9 @@ protocol AppServices {
   /// Undoes the last swipe inside the undo window and returns that card to the screen; the card
   /// that was on screen goes back to the front of the ready queue. Nil when nothing is undoable.
   func undo() -> ShownCard?
-  /// The last `limit` history entries.
-  func history(limit: Int) -> [HistoryEntry]
+  /// The last `limit` history entries, or with `search` the last `limit` whose title or text
+  /// holds it.
+  func history(limit: Int, matching search: String?) -> [HistoryEntry]
   /// How many cards the history holds.
   func historyCount() -> Int
   /// A card from the history, prepared again (sanitised; its layout is not used).

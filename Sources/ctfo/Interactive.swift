@@ -43,7 +43,10 @@ enum Interactive {
     feed.start()
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
-      problems: launch.problems.map(\.description), area: area, mark: mark)
-    InteractiveApp(session: session, wakeFD: wake.fd, services: services, mark: mark).run()
+      returning: try launch.state.returning(), problems: launch.problems.map(\.description),
+      area: area, mark: mark)
+    InteractiveApp(
+      session: session, wakeFD: wake.fd, services: services, mark: mark, keys: launch.keys
+    ).run()
   }
 }

@@ -11,7 +11,8 @@ import Terminal
 /// slide-out plays does it wait for at most one frame.
 ///
 ///     let app = InteractiveApp(
-///       session: session, wakeFD: pipe.fd, services: services, mark: .ellipsis)
+///       session: session, wakeFD: pipe.fd, services: services, mark: .ellipsis,
+///       keys: .standard)
 ///     app.run()
 final class InteractiveApp {
   private let session: TerminalSession
@@ -21,13 +22,14 @@ final class InteractiveApp {
   private var quitting = false
 
   init(
-    session: TerminalSession, wakeFD: Int32, services: any AppServices, mark: TruncationMark
+    session: TerminalSession, wakeFD: Int32, services: any AppServices, mark: TruncationMark,
+    keys: KeyBindings
   ) {
     self.session = session
     self.wakeFD = wakeFD
     self.services = services
     let size = session.size
-    state = AppState(width: size.width, height: size.height, mark: mark)
+    state = AppState(width: size.width, height: size.height, mark: mark, keys: keys)
   }
 
   /// Runs until the user quits or a signal ends the session; saves, then restores the terminal.
@@ -93,9 +95,9 @@ final class InteractiveApp {
       return nil
     case .undo: return .undone(services.undo())
     case .loadTypes: return .typesLoaded(services.typeStatuses())
-    case .loadHistory(let limit):
-      let entries = services.history(limit: limit)
-      return .historyLoaded(entries, total: services.historyCount())
+    case .loadHistory(let limit, let search):
+      let entries = services.history(limit: limit, matching: search)
+      return .historyLoaded(entries, total: services.historyCount(), search: search)
     case .openCard(let id): return .cardOpened(services.card(id: id))
     case .loadSettings:
       return .settingsLoaded(services.typeStatuses(), problems: services.deckProblems())

@@ -1,3 +1,4 @@
+import App
 import CardText
 import CommandSupport
 import FeedCore
@@ -15,6 +16,8 @@ import Store
 struct Launch {
   let paths: Paths
   let configuration: Configuration
+  /// The app's keys: the defaults with config.toml's `[keys]`.
+  let keys: KeyBindings
   let database: StateDatabase
   let index: DeckIndex
   let state: StateStore
@@ -28,6 +31,7 @@ struct Launch {
   init(_ options: Globals, syncDecks: Bool = true, interactive: Bool = false) throws {
     paths = Paths(home: options.home)
     configuration = try Configuration.load(file: paths.configFile, flags: options)
+    keys = try Self.keys(configuration, file: paths.configFile)
     seed = options.seed ?? UInt64.random(in: .min ... .max)
     do {
       database = try StateDatabase(path: paths.stateDatabase, oneConnection: !interactive)
@@ -48,6 +52,17 @@ struct Launch {
     let indexed = Set(report.indexed)
     for problem in problems where problem.line == nil || indexed.contains(problem.path) {
       Output.warn(problem.description)
+    }
+  }
+
+  /// The key bindings of the config file, checked like every other setting: a wrong name or a
+  /// key bound twice stops every command with its line and exit status 78.
+  private static func keys(_ configuration: Configuration, file: String) throws -> KeyBindings {
+    do {
+      return try KeyBindings(
+        configured: configuration.keyBindings.map { ($0.action, $0.keys, $0.line) })
+    } catch {
+      throw CLIError("\(file):\(error.line): \(error.message)", exitCode: CLIError.configExit)
     }
   }
 

@@ -24,7 +24,8 @@ final class LiveServices: AppServices {
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
-    window: UndoWindow, problems: [String], area: TextArea, mark: TruncationMark
+    window: UndoWindow, returning: [HistoryEntry], problems: [String], area: TextArea,
+    mark: TruncationMark
   ) {
     self.mark = mark
     self.launch = launch
@@ -34,6 +35,13 @@ final class LiveServices: AppServices {
     self.problems = problems
     self.area = area
     session = Session(window: window)
+    guard !returning.isEmpty else { return }
+    // Cards whose type is off now, or gone from the decks, leave the queue.
+    let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
+    let cards = returning.filter { enabled.contains($0.type) }.compactMap { entry in
+      prepared(id: entry.cardID).map { ShownCard(prepared: $0, position: entry.index) }
+    }
+    session = Session(window: window, returning: cards)
   }
 
   private var now: Double { NextRequest.now() }
@@ -65,10 +73,15 @@ final class LiveServices: AppServices {
     session.undo(now: now) { prepared(id: $0) }
   }
 
-  func history(limit: Int) -> [HistoryEntry] {
+  func history(limit: Int, matching search: String?) -> [HistoryEntry] {
     frameDrawn()
     writer.waitUntilIdle()
-    return (try? launch.state.history(limit: limit)) ?? []
+    do {
+      guard let search else { return try launch.state.history(limit: limit) }
+      return try launch.state.history(limit: limit, matching: search)
+    } catch {
+      return []
+    }
   }
 
   func historyCount() -> Int { (try? launch.state.historyCount()) ?? 0 }

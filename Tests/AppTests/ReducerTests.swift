@@ -284,7 +284,7 @@ extension AppState {
   @Test func theListKeysScrollTheHelpWithinItsLines() {
     var state = Fixtures.showing(Fixtures.asciiCard, width: 40, height: 12)
     _ = state.reduce(.key(.character("?")))
-    let last = HelpText.keys.count - Geometry.helpRows(height: 12)
+    let last = HelpText.lineCount - Geometry.helpRows(height: 12)
     #expect(state.reduce(.key(.down)) == [])
     #expect(state.mode == .help(origin: .feed, scroll: 1))
     _ = state.reduce(.key(.end))

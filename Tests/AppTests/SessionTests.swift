@@ -35,6 +35,16 @@ import Testing
     return session.next(now: now, feed: feed.take)
   }
 
+  /// A session that showed `a` (#0), swiped it right and shows `b` (#1).
+  private func swipedAShowingB() -> (Session, FakeFeed) {
+    var session = session()
+    let feed = FakeFeed([a, b])
+    _ = show(&session, feed, index: 0)
+    session.swipe(a, .right)
+    _ = show(&session, feed, index: 1)
+    return (session, feed)
+  }
+
   @Test func aCardIsShownOnlyOnceItsRowCommits() {
     var session = session()
     let feed = FakeFeed([a])
@@ -84,25 +94,46 @@ import Testing
   }
 
   @Test func undoBringsTheCardBackAndTheCurrentOneAfterIt() {
-    var session = session()
-    let feed = FakeFeed([a, b])
-    _ = show(&session, feed, index: 0)
-    session.swipe(a, .right)
-    _ = show(&session, feed, index: 1)
+    var (session, feed) = swipedAShowingB()
     let restored = session.undo(now: 40) { $0 == a.card.id ? a : nil }
     #expect(restored == ShownCard(prepared: a, position: 0))
     let tombstone = Tombstone(
       historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
+    // `b` waits to come back, unlisted, in the transaction that withdraws `a`'s reaction.
     #expect(
-      session.takeWrites().map(\.change) == [StateChange(effects: [.restore(tombstone)], time: 40)])
+      session.takeWrites().map(\.change) == [
+        StateChange(
+          effects: [.restore(tombstone)], returning: ReturnQueue(waiting: [1]), time: 40)
+      ])
     session.swipe(a, .left)
     let next = session.next(now: 41, feed: feed.take)
     #expect(next.item == .card(b))
     #expect(next.position == 1)
-    // The second swipe of `a` is written on its own: no new row came with it.
+    // The second swipe of `a` is written with `b` leaving the queue: no new row came with it.
     let again = Tombstone(historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .left)
     #expect(
-      session.takeWrites().map(\.change) == [StateChange(effects: [.entomb(again)], time: 41)])
+      session.takeWrites().map(\.change) == [
+        StateChange(effects: [.entomb(again)], returning: ReturnQueue(), time: 41)
+      ])
+  }
+
+  @Test func cardsPushedBackByUndosWaitInTheOrderTheyReturn() {
+    var session = session()
+    let feed = FakeFeed([a, b, c])
+    _ = show(&session, feed, index: 0)
+    session.swipe(a, .right)
+    _ = show(&session, feed, index: 1)
+    session.swipe(b, .left)
+    _ = show(&session, feed, index: 2)
+    _ = session.undo(now: 60) { $0 == b.card.id ? b : nil }
+    _ = session.undo(now: 61) { $0 == a.card.id ? a : nil }
+    #expect(
+      session.takeWrites().map(\.change.returning) == [
+        ReturnQueue(waiting: [2]), ReturnQueue(waiting: [1, 2]),
+      ])
+    session.swipe(a, .up)
+    #expect(session.next(now: 62, feed: feed.take).position == 1)
+    #expect(session.takeWrites().map(\.change.returning) == [ReturnQueue(waiting: [2])])
   }
 
   @Test func undoWithNothingToUndoChangesNothing() {
@@ -120,10 +151,41 @@ import Testing
     #expect(session.undo(now: 51) { _ in a } == ShownCard(prepared: a, position: 0))
     let writes = session.takeWrites()
     session.committed(writes[0].sequence, indices: [1])
+    // Numbered, `b` joins the cards waiting to come back: unlisted until it is shown.
+    #expect(session.takeWrites().map(\.change.returning) == [ReturnQueue(waiting: [1])])
     session.swipe(a, .up)
     let next = session.next(now: 52, feed: feed.take)
     #expect(next.item == .card(b))
     #expect(next.position == 1)
+  }
+
+  @Test func quittingLeavesTheCardOnScreenThenTheWaitingOnesToComeBackFirst() {
+    var (session, _) = swipedAShowingB()
+    _ = session.undo(now: 70) { _ in a }
+    _ = session.takeWrites()
+    session.close(now: 71)
+    #expect(
+      session.takeWrites().map(\.change) == [
+        StateChange(returning: ReturnQueue(onScreen: 0, waiting: [1]), time: 71)
+      ])
+  }
+
+  @Test func cardsLeftToComeBackAreShownFirstWithTheirNumbersAndNoNewRow() {
+    var session = Session(
+      window: UndoWindow(configuration: UndoConfiguration()),
+      returning: [ShownCard(prepared: b, position: 7), ShownCard(prepared: c, position: 9)])
+    #expect(
+      session.takeWrites().map(\.change) == [
+        StateChange(returning: ReturnQueue(waiting: [7, 9]), time: 0)
+      ])
+    let feed = FakeFeed([a])
+    let first = session.next(now: 80, feed: feed.take)
+    #expect(first.item == .card(b) && first.position == 7)
+    session.swipe(b, .right)
+    let second = session.next(now: 81, feed: feed.take)
+    #expect(second.item == .card(c) && second.position == 9)
+    #expect(session.takeWrites().allSatisfy { $0.change.shown.isEmpty })
+    #expect(feed.cards == [a])
   }
 
   @Test func aFailedWriteIsReportedUntilOneSucceeds() {

@@ -1,5 +1,5 @@
-import FeedCore
 import CommandSupport
+import FeedCore
 import Foundation
 import TestSupport
 import Testing
@@ -39,16 +39,52 @@ import Testing
     #expect(entries.map(\.line) == [2, 3, 4, 6, 7])
   }
 
+  /// The one table: after `[keys]` every line binds an action to a key or a list of keys.
+  @Test func theKeysTableIsRead() throws {
+    let text = """
+      undo-limit = 3
+      [ keys ]  # bindings
+      swipe-right = ["l", 'Right',]
+      quit = "q"
+      help = []
+      """
+    let entries = try read(text)
+    #expect(entries.map(\.key) == ["undo-limit", "keys.swipe-right", "keys.quit", "keys.help"])
+    #expect(
+      entries.map(\.value) == [
+        .integer(3), .strings(["l", "Right"]), .strings(["q"]), .strings([]),
+      ])
+    #expect(entries.map(\.line) == [1, 3, 4, 5])
+  }
+
+  /// The reader hands the table's lines to the configuration in order, for the app to check.
+  @Test func theConfigurationKeepsTheKeysAsWritten() throws {
+    let folder = try TemporaryFolder("ctfo-config")
+    let path = folder.path("config.toml")
+    try "lookahead = 4\n[keys]\nundo = [\"u\", \"z\"]\n".write(
+      toFile: path, atomically: false, encoding: .utf8)
+    let config = try Configuration.read(file: path)
+    #expect(config.lookahead == 4)
+    #expect(config.keyBindings == [KeyBindingEntry(action: "undo", keys: ["u", "z"], line: 3)])
+  }
+
   @Test func escapesAreDecoded() throws {
     #expect(try read(#"a = "x\"y\\z\u00e9\t""#).first?.value == .string("x\"y\\zé\t"))
   }
 
   @Test(arguments: [
-    ("[.]", 1, "tables"), ("[[[", 1, "tables"), ("[[[a]]]", 1, "tables"), ("[keys]\n", 1, "tables"),
+    ("[.]", 1, "tables"), ("[[[", 1, "tables"), ("[[[a]]]", 1, "tables"),
+    ("[other]\n", 1, "tables"),
+    ("[[keys]]", 1, "tables"), ("[keys] x", 1, "unexpected text"), ("[keys]\n[keys]", 2, "twice"),
+    ("[keys]\na = 1", 2, "a string or a list"), ("[keys]\na = [1]", 2, "quoted strings"),
+    ("[keys]\na = [\"x\" \"y\"]", 2, "expected ','"), ("[keys]\na = [\"x\"", 2, "expected ','"),
+    ("[keys]\na = \"q\"\na = \"x\"", 3, "set twice"), ("a = [\"x\"]", 1, "not a string"),
     ("a = 1\nb", 2, "expected '='"), ("a.b = 1", 1, "dotted"), ("= 1", 1, "setting name"),
     ("a =", 1, "missing value"), ("a = 1 2", 1, "after the value"), ("a = 1.5", 1, "not a string"),
-    ("a = [1]", 1, "not a string"), ("a = {b = 1}", 1, "not a string"), ("a = 01", 1, "not a string"),
-    ("a = 1__0", 1, "not a string"), ("a = \"open", 1, "not closed"), ("a = 'open", 1, "not closed"),
+    ("a = [1]", 1, "not a string"), ("a = {b = 1}", 1, "not a string"),
+    ("a = 01", 1, "not a string"),
+    ("a = 1__0", 1, "not a string"), ("a = \"open", 1, "not closed"),
+    ("a = 'open", 1, "not closed"),
     ("a = \"\\q\"", 1, "invalid escape"), ("a = \"\\ud800\"", 1, "invalid \\u"),
     ("a = \"\u{0}\"", 1, "control"), ("a = 1\u{0}", 1, "not a string"),
     ("a = \"\"\"x\"\"\"", 1, "multi-line"), ("a = 1\na = 2", 2, "set twice"),
@@ -57,7 +93,9 @@ import Testing
   func anythingElseIsRefusedWithItsLine(text: String, line: Int, words: String) {
     let found = problem(text)
     #expect(found?.line == line, "\(text.debugDescription): \(String(describing: found))")
-    #expect(found?.message.contains(words) == true, "\(text.debugDescription): \(String(describing: found))")
+    #expect(
+      found?.message.contains(words) == true,
+      "\(text.debugDescription): \(String(describing: found))")
   }
 
   /// Found by `make fuzz` (config): a quoted key's escapes reached the message as raw
@@ -121,7 +159,9 @@ import Testing
 
   @Test func aFileAtTheLimitIsReadAndOneByteMoreIsRefused() throws {
     let setting = Array("lookahead = 7\n".utf8)
-    let filler = [UInt8](repeating: UInt8(ascii: "#"), count: Configuration.maxFileSize - setting.count - 1) + [0x0A]
+    let filler =
+      [UInt8](repeating: UInt8(ascii: "#"), count: Configuration.maxFileSize - setting.count - 1)
+      + [0x0A]
     #expect(try read(setting + filler).lookahead == 7)
     #expect(throws: CLIError.self) { try read(setting + filler + [0x0A]) }
   }

@@ -72,6 +72,35 @@ import Testing
     #expect(lines.map { $0.split(separator: " ").first } == ["2", "1"], "\(lines)")
   }
 
+  /// `--search` finds text in titles and bodies whatever the case of ASCII letters, takes `%`
+  /// and `_` as themselves, and prints a title's control characters as nothing (issue 12,
+  /// item 11).
+  @Test func historySearchFindsTitlesAndBodies() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let deck = try cli.write(
+      "mine.jsonl",
+      [
+        #"{"id":"a","type":"q","title":"Grep \u001b[31mContext","body":"Lines around"}"#,
+        #"{"id":"b","type":"q","title":"Cotton","body":"100% COTTON, 5_000 threads"}"#,
+        #"{"id":"c","type":"q","title":"Plain","body":"1000 threads"}"#,
+      ].joined(separator: "\n") + "\n")
+    #expect(try cli.run(["next", "-n", "3", "--deck", deck]).status == 0)
+    func found(_ text: String) throws -> [String] {
+      let result = try cli.run(["history", "--search", text, "--json", "--deck", deck])
+      #expect(result.status == 0, "\(result.stderr)")
+      return result.objects.map { $0["id"] as! String }
+    }
+    #expect(try found("cotton") == ["b"])
+    #expect(try found("0%") == ["b"])
+    #expect(try found("5_0") == ["b"])
+    #expect(try found("threads").sorted() == ["b", "c"])
+    let plain = try cli.run(["history", "--search", "grep", "--deck", deck])
+    #expect(plain.stdout.contains("Grep [31mContext") && !plain.stdout.contains("\u{1b}"))
+    let long = try cli.run(["history", "--search", String(repeating: "x", count: 201)])
+    #expect(long.status == 64 && long.stderr.contains("at most 200"), "\(long.stderr)")
+  }
+
   @Test func theBundledDecksPassDeckCheck() throws {
     let cli = try CommandLine()
     defer { cli.remove() }

@@ -105,6 +105,11 @@ import Testing
     ("lookahead = \"many\"\n", "config.toml:1: lookahead must be"),
     ("undo-limit = 2\nundo-limit = 3\n", "config.toml:2: 'undo-limit' is set twice"),
     ("lookahead = 5\u{0}\n", "config.toml:1:"), ("colour = 1\n", "unknown setting 'colour'"),
+    ("[other]\n", "config.toml:1: tables other than [keys]"),
+    ("[keys]\nswipe-rigth = \"l\"\n", "config.toml:2: unknown action 'swipe-rigth'"),
+    ("[keys]\nquit = \"Quit\"\n", "config.toml:2: unknown key 'Quit'"),
+    ("[keys]\nquit = \"q\"\nundo = \"s\"\n", "config.toml:3: 's' is bound to settings too"),
+    ("[keys]\nquit = \"C-c\"\n", "config.toml:2: 'C-c' cannot be bound: Ctrl-C always quits"),
   ])
   func aBadConfigFileIsOneLineAndExit78AndTouchesNothing(text: String, message: String) throws {
     let installation = try Installation()

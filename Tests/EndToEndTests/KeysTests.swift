@@ -69,4 +69,31 @@ import Testing
     let rows = try history(cli, app).sorted { ($0["index"] as! Int) < ($1["index"] as! Int) }
     #expect(rows.map { $0["reaction"] as? String } == ["TFU", "TIFB", nil], "\(rows)")
   }
+
+  /// config.toml binds swipe-right to d and quit to x (issue 12, item 12). On screen: the hint
+  /// bar says "d TFU" and "x quit"; l and q, read by the app, leave the card where it is; d
+  /// brings the next card and x quits ("exit=0"). Off screen: the history records TFU for the
+  /// first card.
+  @Test func reboundKeysSwipeAndQuit() async throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-keys-\(UUID())")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try "[keys]\nswipe-right = \"d\"\nquit = [\"x\"]\n".write(
+      to: home.appendingPathComponent("config.toml"), atomically: false, encoding: .utf8)
+    let app = try AppUnderTest(deck: deck, home: home)
+    defer { app.stop() }
+    let screen = try await app.tmux.waitFor("the first card") {
+      $0.contains { $0.contains("d TFU") && $0.contains("x quit") }
+        && AppUnderTest.shownCard($0) != nil
+    }
+    let first = try #require(AppUnderTest.shownCard(screen))
+    let before = try app.bytesReadByTheRunLoop()
+    try app.tmux.type("lq")
+    try await Poll.until("the app reads l and q") { try app.bytesReadByTheRunLoop() >= before + 2 }
+    #expect(AppUnderTest.shownCard(try app.tmux.screen()) == first)
+    try app.tmux.type("d")
+    try await app.tmux.waitFor("the second card") { AppUnderTest.shownCard($0)?.position == "#2" }
+    try app.tmux.type("x")
+    try await app.tmux.waitFor(text: "exit=0")
+    #expect(try app.recordedReactions()[first.title] == .some("TFU"))
+  }
 }

@@ -12,8 +12,9 @@ import Testing
   }
 
   /// On screen: four cards (Right, Left, Up); after quitting the history records TFU, TIFB,
-  /// CTFO for the three swiped and none for the fourth; after a restart each u shows the swiped
-  /// cards in reverse with their history positions (#3, #2, #1), then "Nothing to undo".
+  /// CTFO for the three swiped and none for the fourth; after a restart the fourth, on screen
+  /// at quit, comes back first as #4, and each u shows the swiped cards in reverse with their
+  /// history positions (#3, #2, #1), then "Nothing to undo".
   @Test func swipeThreeQuitRestartAndUndoThreeBringsThemBackInReverse() async throws {
     let first = try AppUnderTest(deck: deck)
     defer { first.stop() }
@@ -32,6 +33,7 @@ import Testing
 
     let second = try AppUnderTest(deck: deck, home: first.home)
     var onScreen = try await second.waitForShownCard(after: nil)
+    #expect(onScreen == AppUnderTest.ShownCard(title: titles[3], position: "#4"))
     for (position, expected) in titles.prefix(3).enumerated().reversed() {
       try second.tmux.send("u")
       onScreen = try await second.waitForShownCard(after: onScreen)

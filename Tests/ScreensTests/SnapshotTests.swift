@@ -67,6 +67,19 @@ import Testing
     snapshots.assert(render(state), named: "history")
   }
 
+  /// A search found two cards; the prompt is open again with untrusted text typed.
+  @Test(arguments: sizes) func historySearch(width: Int, height: Int) {
+    var state = Fixtures.showing(Fixtures.asciiCard, width: width, height: height)
+    let found = Array(Fixtures.history(count: 40).prefix(2))
+    _ = state.reduce(.historyLoaded(found, total: 40, search: "caf\u{1b}[31mé"))
+    snapshots.assert(render(state), named: "history-found")
+    _ = state.reduce(.key(.character("/")))
+    for character in "a long search that ends here" {
+      _ = state.reduce(.key(.character(character)))
+    }
+    snapshots.assert(render(state), named: "history-search-prompt")
+  }
+
   @Test(arguments: sizes) func fullCard(width: Int, height: Int) {
     var state = Fixtures.showing(Fixtures.emojiCard, width: width, height: height)
     _ = state.reduce(.key(.enter))

@@ -33,6 +33,38 @@ import Testing
     #expect(try home.state.history(limit: 1).first?.reaction == nil)
   }
 
+  /// After an undo the card on screen is `b` (#1); `c` (#2), pushed back, must not be listed
+  /// above it as if it came after it. Once shown again it is listed where it was.
+  @Test func aCardWaitingToComeBackIsNotListedUntilShownAgain() throws {
+    let home = try TestHome()
+    let records = ["a", "b", "c"].map {
+      ShownRecord(cardID: $0, type: "fact", title: $0.uppercased(), shownAt: 1)
+    }
+    try home.state.append(records)
+    try home.state.apply(StateChange(returning: ReturnQueue(waiting: [2]), time: 2))
+    #expect(try home.state.history(limit: 10).map(\.cardID) == ["b", "a"])
+    #expect(try home.state.historyCount() == 2)
+    #expect(try home.state.returning().map(\.cardID) == ["c"])
+    try home.state.apply(StateChange(returning: ReturnQueue(), time: 3))
+    #expect(try home.state.history(limit: 10).map(\.cardID) == ["c", "b", "a"])
+    #expect(try home.state.historyCount() == 3)
+    #expect(try home.state.returning().isEmpty)
+  }
+
+  /// The card on screen at quit stays listed (it is the newest shown) and comes back first,
+  /// before the cards an undo pushed back.
+  @Test func theCardOnScreenAtQuitComesBackFirstAndStaysListed() throws {
+    let home = try TestHome()
+    try home.state.append(
+      ["a", "b", "c"].map { ShownRecord(cardID: $0, type: "fact", title: nil, shownAt: 1) })
+    try home.state.apply(
+      StateChange(returning: ReturnQueue(onScreen: 0, waiting: [2, 1]), time: 2))
+    try home.reopen()
+    #expect(try home.state.returning().map(\.index) == [0, 2, 1])
+    #expect(try home.state.history(limit: 10).map(\.cardID) == ["a"])
+    #expect(try home.state.historyCount() == 1)
+  }
+
   @Test func typesAreEnabledUnlessDisabled() throws {
     let home = try TestHome()
     #expect(try home.state.disabledTypes().isEmpty)

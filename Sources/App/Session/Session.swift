@@ -36,6 +36,8 @@ public struct Session: Sendable {
     var sequence: UInt64
     /// The row's number, once committed.
     var position: Int?
+    /// An undo came before the card was shown: it waits behind the cards brought back.
+    var pushedBack = false
   }
 
   public private(set) var window: UndoWindow
@@ -52,8 +54,14 @@ public struct Session: Sendable {
   private var outgoing: [Write] = []
   private var lastSequence: UInt64 = 0
 
-  public init(window: UndoWindow) {
+  /// A session over `window`; `returning` are the cards the last run left to come back
+  /// (`StateStore.returning()`, those still in the decks), first to return first. Given, they
+  /// are stored again as found, so cards that left the decks leave the queue too.
+  public init(window: UndoWindow, returning: [ShownCard]? = nil) {
     self.window = window
+    guard let returning else { return }
+    self.returned = returning.reversed()
+    enqueue(StateChange(returning: queue(onScreen: nil), time: 0))
   }
 
   /// The next card to show and its history index (0 unless `.card`): a card an undo pushed
@@ -62,7 +70,8 @@ public struct Session: Sendable {
     now: Double, feed: () -> FeedItem
   ) -> (item: FeedItem, position: Int) {
     if let card = returned.popLast() {
-      flushHeld(now: now)
+      enqueue(StateChange(effects: held, returning: queue(onScreen: nil), time: now))
+      held = []
       return hand(card)
     }
     if let pending {
@@ -94,23 +103,40 @@ public struct Session: Sendable {
   }
 
   /// Undoes the newest swipe in the window: its card (found by `card`, nil when it left the
-  /// decks) comes back on screen; the card that was there returns to the front of the queue.
-  /// Nil when nothing can be undone.
+  /// decks) comes back on screen; the card that was there, and a card whose row is being
+  /// written, wait to come back after it, unlisted in the history meanwhile. Nil when nothing
+  /// can be undone.
   public mutating func undo(
     now: Double, card: (String) -> PreparedCard?
   ) -> ShownCard? {
     let effects = window.undo()
     guard case .restore(let tombstone) = effects.first else { return nil }
     flushHeld(now: now)
-    enqueue(StateChange(effects: effects, time: now))
-    // A card whose row is being written stays pending: it is shown after the cards an undo
-    // brings back, as any new card would be.
     if let current { returned.append(current) }
+    pushBackPending()
+    enqueue(StateChange(effects: effects, returning: queue(onScreen: nil), time: now))
     let restored = card(tombstone.cardID).map {
       ShownCard(prepared: $0, position: tombstone.historyIndex)
     }
     current = restored
     return restored
+  }
+
+  /// The card taken from the feed, not yet shown, comes after every card brought back; once
+  /// its row is numbered it joins them, so the history does not list it before it is shown.
+  private mutating func pushBackPending() {
+    guard let pending else { return }
+    guard let position = pending.position else {
+      self.pending?.pushedBack = true
+      return
+    }
+    returned.insert(ShownCard(prepared: pending.card, position: position), at: 0)
+    self.pending = nil
+  }
+
+  /// The cards waiting to come back, first to return first, after the card `onScreen`.
+  private func queue(onScreen: ShownCard?) -> ReturnQueue {
+    ReturnQueue(onScreen: onScreen?.position, waiting: returned.reversed().map(\.position))
   }
 
   /// Turns a type on or off by the settings rules (`TypeSettings`). When the change applies,
@@ -121,13 +147,16 @@ public struct Session: Sendable {
     let decision = TypeSettings.change(
       type, to: enabled, enabled: enabledNow, window: &window, confirmed: confirmed)
     guard case .apply(let types, let effects) = decision else { return decision }
+    let waiting = returned
     if effects.isEmpty {
       returned.removeAll { !types.contains($0.prepared.card.type) }
     } else {
       flushHeld(now: now)
       returned = []
     }
-    enqueue(StateChange(effects: effects, enabled: [type: enabled], time: now))
+    let returning = returned == waiting ? nil : queue(onScreen: nil)
+    enqueue(
+      StateChange(effects: effects, enabled: [type: enabled], returning: returning, time: now))
     return decision
   }
 
@@ -141,7 +170,12 @@ public struct Session: Sendable {
   /// the change's cards.
   public mutating func committed(_ sequence: UInt64, indices: [Int]) {
     saveProblem = nil
-    if let index = indices.first, pending?.sequence == sequence { pending?.position = index }
+    guard let index = indices.first, pending?.sequence == sequence else { return }
+    pending?.position = index
+    if pending?.pushedBack == true {
+      pushBackPending()
+      enqueue(StateChange(returning: queue(onScreen: nil), time: 0))
+    }
   }
 
   /// The writer could not write a change (it keeps it, and the ones after it, and tries again).
@@ -149,9 +183,12 @@ public struct Session: Sendable {
     saveProblem = "Cannot save to the state database (\(reason)); retrying, nothing is lost."
   }
 
-  /// Writes what is held, before quitting.
+  /// Writes what is held before quitting, and the cards to show first at the next launch:
+  /// the card on screen, then those waiting to come back.
   public mutating func close(now: Double) {
     flushHeld(now: now)
+    pushBackPending()
+    enqueue(StateChange(returning: queue(onScreen: current), time: now))
   }
 
   @discardableResult

@@ -20,8 +20,9 @@ public enum AppAction: Sendable, Hashable {
   case undone(ShownCard?)
   /// The result of `.loadTypes`.
   case typesLoaded([TypeStatus])
-  /// The result of `.loadHistory`: the newest entries, and how many cards the history holds.
-  case historyLoaded([HistoryEntry], total: Int)
+  /// The result of `.loadHistory`: the newest entries (those `search` found, when given), and
+  /// how many cards the history holds.
+  case historyLoaded([HistoryEntry], total: Int, search: String? = nil)
   /// The result of `.openCard`: nil when the card can no longer be found.
   case cardOpened(PreparedCard?)
   /// The result of `.loadSettings`.
@@ -52,8 +53,9 @@ public enum AppEffect: Sendable, Hashable {
   case undo
   /// Answer `.typesLoaded`.
   case loadTypes
-  /// Answer `.historyLoaded` with at most `limit` entries.
-  case loadHistory(limit: Int)
+  /// Answer `.historyLoaded` with at most `limit` entries: those whose title or text holds
+  /// `search`, when given.
+  case loadHistory(limit: Int, search: String? = nil)
   /// Answer `.cardOpened` with the card behind a history entry.
   case openCard(id: String)
   /// Answer `.settingsLoaded`.

@@ -18,8 +18,8 @@ extension AppState {
   /// placeholder stands for the card it will swipe. While saving fails, `q` quits at once: the
   /// card the keys wait for comes only once its history row is saved.
   private func waitsItsTurn(_ key: Key) -> Bool {
-    if key == .character("q") && saveProblem != nil { return false }
-    return !typedAhead.isEmpty || (isWaitingForCard && Self.swipeDirection(key) != nil)
+    if keys.action(for: key) == .quit && saveProblem != nil { return false }
+    return !typedAhead.isEmpty || (isWaitingForCard && swipeDirection(key) != nil)
   }
 
   /// True while the feed screen shows the placeholder: the next card is on its way.
@@ -55,30 +55,30 @@ extension AppState {
   /// True when `key` acts on a terminal of the current size: any key when it shows the
   /// screens, only quit and help when it is too small to show a card.
   private func actsAtThisSize(_ key: Key) -> Bool {
-    Geometry.fits(width: width, height: height) || key == .character("q")
-      || key == .character("?")
+    Geometry.fits(width: width, height: height) || keys.action(for: key) == .quit
+      || keys.action(for: key) == .help
   }
 
   private mutating func pressOnFeed(_ key: Key) -> [AppEffect] {
-    if let direction = Self.swipeDirection(key) { return swipe(direction) }
-    switch key {
-    case .down, .character("j"): return [.loadHistory(limit: Self.historyLimit)]
-    case .enter, .space: openShownCard()
-    case .character("u"), .backspace: return [.undo]
-    case .character("s"): return [.loadSettings]
-    case .character("?"): mode = .help(origin: .feed)
-    case .character("q"): return [.quit]
+    if let direction = swipeDirection(key) { return swipe(direction) }
+    switch keys.action(for: key) {
+    case .history: return [.loadHistory(limit: Self.historyLimit)]
+    case .open: openShownCard()
+    case .undo: return [.undo]
+    case .settings: return [.loadSettings]
+    case .help: mode = .help(origin: .feed)
+    case .quit: return [.quit]
     default: break
     }
     return []
   }
 
-  /// The swipe a key means on the feed: the arrows and their vi mirrors.
-  static func swipeDirection(_ key: Key) -> SwipeDirection? {
-    switch key {
-    case .right, .character("l"): .right
-    case .left, .character("h"): .left
-    case .up, .character("k"): .up
+  /// The swipe a key means on the feed (the arrows and their vi mirrors unless rebound).
+  func swipeDirection(_ key: Key) -> SwipeDirection? {
+    switch keys.action(for: key) {
+    case .swipeRight: .right
+    case .swipeLeft: .left
+    case .swipeUp: .up
     default: nil
     }
   }
@@ -105,6 +105,12 @@ extension AppState {
 
   private mutating func pressInHistory(_ key: Key, _ browser: HistoryBrowser) -> [AppEffect] {
     var browser = browser
+    if let prompt = browser.prompt { return typeSearch(key, prompt, in: browser) }
+    if keys.action(for: key) == .search {
+      browser.prompt = ""
+      mode = .history(browser)
+      return []
+    }
     let rows = Geometry.historyRows(height: height)
     if let delta = Self.listMove(key, page: rows) {
       browser.viewport.move(by: delta, count: browser.entries.count, rows: rows)
@@ -115,9 +121,30 @@ extension AppState {
     case .enter, .space:
       guard browser.entries.indices.contains(browser.viewport.selection) else { return [] }
       return [.openCard(id: browser.entries[browser.viewport.selection].cardID)]
+    case .escape where browser.search != nil: return [.loadHistory(limit: Self.historyLimit)]
     case .escape, .character("q"): return returnToFeed()
     default: return []
     }
+  }
+
+  /// A key while the search prompt is open: text, Backspace, Enter to search (an empty search
+  /// lists every card again), Esc to close the prompt and leave the list as it was.
+  private mutating func typeSearch(
+    _ key: Key, _ prompt: String, in browser: HistoryBrowser
+  ) -> [AppEffect] {
+    var browser = browser
+    let room = prompt.count < HistoryBrowser.maxSearchLength
+    switch key {
+    case .character(let character) where room: browser.prompt = prompt + String(character)
+    case .space where room: browser.prompt = prompt + " "
+    case .backspace: browser.prompt = prompt.isEmpty ? nil : String(prompt.dropLast())
+    case .escape: browser.prompt = nil
+    case .enter:
+      return [.loadHistory(limit: Self.historyLimit, search: prompt.isEmpty ? nil : prompt)]
+    default: break
+    }
+    mode = .history(browser)
+    return []
   }
 
   /// How far a key moves the selection of a list: arrows, vi keys, pages, home and end.
@@ -134,6 +161,7 @@ extension AppState {
   }
 
   private mutating func pressInFullCard(_ key: Key, _ view: FullCardView) -> [AppEffect] {
+    if keys.action(for: key) == .openLink { return openLink(of: view.card) }
     let rows = Geometry.fullCardRows(height: height)
     if let delta = Self.listMove(key, page: rows) {
       var view = view
@@ -147,7 +175,6 @@ extension AppState {
     case .escape, .character("q"), .enter:
       mode = view.origin
       return mode == .feed ? fetchIfIdle() : []
-    case .character("o"): return openLink(of: view.card)
     default: return []
     }
   }
@@ -178,7 +205,8 @@ extension AppState {
       guard panel.statuses.indices.contains(panel.viewport.selection) else { return [] }
       let status = panel.statuses[panel.viewport.selection]
       return [.setEnabled(type: status.type.name, enabled: !status.enabled, confirmed: false)]
-    case .escape, .character("q"), .character("s"): return returnToFeed()
+    case .escape, .character("q"): return returnToFeed()
+    case _ where keys.action(for: key) == .settings: return returnToFeed()
     default: return []
     }
   }
@@ -189,12 +217,10 @@ extension AppState {
       mode = .help(origin: origin, scroll: Geometry.clampedHelpScroll(moved, height: height))
       return []
     }
-    switch key {
-    case .escape, .character("q"), .character("?"), .enter:
-      mode = origin
-      return mode == .feed ? fetchIfIdle() : []
-    default: return []
-    }
+    guard [.escape, .character("q"), .enter].contains(key) || keys.action(for: key) == .help
+    else { return [] }
+    mode = origin
+    return mode == .feed ? fetchIfIdle() : []
   }
 
   private mutating func answer(_ key: Key, _ question: Confirmation) -> [AppEffect] {

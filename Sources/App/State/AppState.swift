@@ -28,11 +28,16 @@ public struct AppState: Sendable, Hashable {
   /// What ends text cut to fit a line ("…", or "..." where "…" may be drawn two cells wide);
   /// decided once at launch from the environment.
   public let mark: TruncationMark
+  /// Which keys do what (config.toml's `[keys]`).
+  public let keys: KeyBindings
 
-  public init(width: Int, height: Int, mark: TruncationMark = .ellipsis) {
+  public init(
+    width: Int, height: Int, mark: TruncationMark = .ellipsis, keys: KeyBindings = .standard
+  ) {
     self.width = width
     self.height = height
     self.mark = mark
+    self.keys = keys
   }
 
   /// The effects that start the app.
@@ -62,8 +67,8 @@ public struct AppState: Sendable, Hashable {
     case .dealt(let item, let position): deal(item, position: position)
     case .undone(let card): undone(card)
     case .typesLoaded(let statuses): learn(statuses)
-    case .historyLoaded(let entries, let total):
-      mode = .history(HistoryBrowser(entries: entries, total: total))
+    case .historyLoaded(let entries, let total, let search):
+      mode = .history(HistoryBrowser(entries: entries, total: total, search: search))
     case .cardOpened(let card): open(card)
     case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
     case .settingChanged(let outcome): settingChanged(outcome)

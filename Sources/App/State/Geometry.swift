@@ -52,7 +52,7 @@ public enum Geometry {
 
   /// `scroll` kept between the first line and the last screenful of the key list.
   public static func clampedHelpScroll(_ scroll: Int, height: Int) -> Int {
-    clamped(scroll, lines: HelpText.keys.count, rows: helpRows(height: height))
+    clamped(scroll, lines: HelpText.lineCount, rows: helpRows(height: height))
   }
 
   /// `scroll` kept between the first of `lines` and their last screenful of `rows`.

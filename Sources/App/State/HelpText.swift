@@ -1,20 +1,30 @@
-/// The help screen's lines: every key and what it does. The reducer scrolls them, the help
-/// screen draws them.
+/// The help screen's lines: every key and what it does, with the keys config.toml binds. The
+/// reducer scrolls them, the help screen draws them.
 public enum HelpText {
-  public static let keys: [(keys: String, action: String)] = [
-    ("→  l", "swipe right: TFU"),
-    ("←  h", "swipe left: TIFB"),
-    ("↑  k", "swipe up: CTFO"),
-    ("↓  j", "history"),
-    ("Enter Space", "whole card: answer, link"),
-    ("u  Backspace", "undo the last swipe"),
-    ("s", "settings: card types"),
-    ("?", "this help"),
-    ("q  Ctrl-C", "quit"),
-    ("", ""),
-    ("↑↓ PgUp PgDn", "move in lists, scroll"),
-    ("Enter", "open a history card"),
-    ("o", "open the card's link"),
-    ("Esc  q", "back"),
-  ]
+  /// The lines with `keys`' bindings; the bound keys of an action are shown by their labels.
+  public static func lines(_ keys: KeyBindings) -> [(keys: String, action: String)] {
+    func bound(_ action: KeyAction, _ fixed: [String] = []) -> String {
+      (keys.keys(for: action).map(\.label) + fixed).joined(separator: "  ")
+    }
+    return [
+      (bound(.swipeRight), "swipe right: TFU"),
+      (bound(.swipeLeft), "swipe left: TIFB"),
+      (bound(.swipeUp), "swipe up: CTFO"),
+      (bound(.history), "history"),
+      (bound(.open), "whole card: answer, link"),
+      (bound(.undo), "undo the last swipe"),
+      (bound(.settings), "settings: card types"),
+      (bound(.help), "this help"),
+      (bound(.quit, ["Ctrl-C"]), "quit"),
+      ("", ""),
+      ("↑↓ PgUp PgDn", "move in lists, scroll"),
+      ("Enter", "open a history card"),
+      (bound(.search), "search the history"),
+      (bound(.openLink), "open the card's link"),
+      ("Esc  q", "back"),
+    ]
+  }
+
+  /// How many lines the help has, whatever the bindings.
+  public static let lineCount = lines(.standard).count
 }

@@ -1,19 +1,30 @@
 import FeedCore
 import FeedPipeline
 
-/// The history view: the cards shown, newest first.
+/// The history view: the cards shown, newest first, all of them or those a search found.
 public struct HistoryBrowser: Sendable, Hashable {
+  /// The longest search: a prompt takes no more characters, `ctfo history --search` refuses more.
+  public static let maxSearchLength = 200
+
   /// The newest entries, at most `AppState.historyLimit` of them.
   public var entries: [HistoryEntry]
   /// How many cards the history holds (more than `entries` when it is longer than the limit).
   public var total: Int
   public var viewport: ListViewport
+  /// The text the entries were found by (`/`, then Enter); nil when they are the whole history.
+  public var search: String?
+  /// The search being typed in the hint bar, while its prompt is open.
+  public var prompt: String?
 
   /// Orders `entries` newest first whatever order they came in; `total` defaults to their
   /// number.
-  public init(entries: [HistoryEntry], total: Int? = nil, viewport: ListViewport = ListViewport()) {
+  public init(
+    entries: [HistoryEntry], total: Int? = nil, search: String? = nil,
+    viewport: ListViewport = ListViewport()
+  ) {
     self.entries = entries.sorted { $0.index > $1.index }
     self.total = total ?? entries.count
+    self.search = search
     self.viewport = viewport
   }
 }

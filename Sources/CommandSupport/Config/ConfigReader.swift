@@ -1,12 +1,14 @@
 import CardText
 
 /// A strict reader of the TOML that `config.toml` uses: `key = value` lines with comments, the
-/// values being strings, whole numbers and booleans. Anything else, valid TOML or not (tables,
-/// arrays, dates, floats, inline tables, dotted keys), is refused with the line it is on, so a
-/// mistake is never half-read.
+/// values being strings, whole numbers and booleans, then optionally one `[keys]` table whose
+/// values are strings or one-line arrays of strings. Anything else, valid TOML or not (other
+/// tables, arrays elsewhere, dates, floats, inline tables, dotted keys), is refused with the
+/// line it is on, so a mistake is never half-read.
 ///
 ///     let entries = try ConfigReader.read(Array(text.utf8))
 ///     // [ConfigEntry(key: "undo-limit", value: .integer(5), line: 1)]
+///     // after `[keys]`: [ConfigEntry(key: "keys.quit", value: .strings(["q"]), line: 3)]
 public enum ConfigReader {
   /// The bytes of a config file: every setting in order; throws the first problem.
   public static func read(_ bytes: [UInt8]) throws(ConfigProblem) -> [ConfigEntry] {
@@ -15,18 +17,33 @@ public enum ConfigReader {
     }
     var entries: [ConfigEntry] = []
     var seen: [String: Int] = [:]
-    for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      var scanner = LineScanner(line: line.utf8, number: offset + 1)
-      guard let entry = try scanner.entry() else { continue }
-      if let first = seen.updateValue(entry.line, forKey: entry.key) {
-        throw ConfigProblem(
-          line: entry.line,
-          message: "'\(LineScanner.shown(entry.key))' is set twice (first on line \(first))")
+    var table: Int?
+    for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    {
+      var scanner = LineScanner(line: line.utf8, number: offset + 1, inTable: table != nil)
+      switch try scanner.line() {
+      case nil: continue
+      case .table:
+        if let table {
+          throw ConfigProblem(
+            line: offset + 1, message: "[\(keysTable)] is given twice (first on line \(table))")
+        }
+        table = offset + 1
+      case .entry(var entry):
+        if table != nil { entry.key = keysTable + "." + entry.key }
+        if let first = seen.updateValue(entry.line, forKey: entry.key) {
+          throw ConfigProblem(
+            line: entry.line,
+            message: "'\(LineScanner.shown(entry.key))' is set twice (first on line \(first))")
+        }
+        entries.append(entry)
       }
-      entries.append(entry)
     }
     return entries
   }
+
+  /// The one table: key bindings, `action = "key"` or `action = ["key", "key"]`.
+  public static let keysTable = "keys"
 
   private static func lineOfInvalidUTF8(_ bytes: [UInt8]) -> Int {
     var line = 1
@@ -40,7 +57,8 @@ public enum ConfigReader {
   }
 }
 
-/// One `key = value` of the config file and the line it is on.
+/// One `key = value` of the config file and the line it is on. A key of the `[keys]` table is
+/// named `keys.` and its key (`keys.quit`).
 public struct ConfigEntry: Sendable, Hashable {
   public var key: String
   public var value: ConfigValue
@@ -52,6 +70,8 @@ public enum ConfigValue: Sendable, Hashable {
   case string(String)
   case integer(Int)
   case boolean(Bool)
+  /// A one-line array of strings, read only in the `[keys]` table.
+  case strings([String])
 
   /// The value as the command line would spell it.
   public var text: String {
@@ -59,6 +79,7 @@ public enum ConfigValue: Sendable, Hashable {
     case .string(let s): s
     case .integer(let n): String(n)
     case .boolean(let b): b ? "true" : "false"
+    case .strings(let list): list.joined(separator: ",")
     }
   }
 }
@@ -74,32 +95,67 @@ public struct ConfigProblem: Error, Sendable, Hashable {
   }
 }
 
-/// Reads one line: blank, a comment, or `key = value` with an optional comment after it.
+/// What one line of the file holds, when not blank or a comment.
+private enum ConfigLine {
+  case entry(ConfigEntry)
+  /// The `[keys]` header.
+  case table
+}
+
+/// Reads one line: blank, a comment, the `[keys]` header, or `key = value` with an optional
+/// comment after it.
 private struct LineScanner {
   private let bytes: [UInt8]
   private let number: Int
+  /// After `[keys]`: a value may be an array of strings, and must be a string or one.
+  private let inTable: Bool
   private var position = 0
 
-  init(line: Substring.UTF8View, number: Int) {
+  init(line: Substring.UTF8View, number: Int, inTable: Bool) {
     var bytes = Array(line)
     if bytes.last == 0x0D { bytes.removeLast() }
     self.bytes = bytes
     self.number = number
+    self.inTable = inTable
   }
 
-  mutating func entry() throws(ConfigProblem) -> ConfigEntry? {
+  mutating func line() throws(ConfigProblem) -> ConfigLine? {
     skipSpace()
     guard let first = peek, first != UInt8(ascii: "#") else { return nil }
     if first == UInt8(ascii: "[") {
-      throw problem("tables ([...]) are not settings of ctfo; write 'key = value' lines")
+      try readTableHeader()
+      return .table
     }
+    return .entry(try entry())
+  }
+
+  /// `[keys]`, spaces allowed inside the brackets, then nothing but a comment.
+  private mutating func readTableHeader() throws(ConfigProblem) {
+    position += 1
+    skipSpace()
+    let start = position
+    while let byte = peek, Self.isBareKey(byte) { position += 1 }
+    let name = String(decoding: bytes[start..<position], as: UTF8.self)
+    skipSpace()
+    guard name == ConfigReader.keysTable, consume(UInt8(ascii: "]")) else {
+      throw problem(
+        "tables other than [\(ConfigReader.keysTable)] are not settings of ctfo; write "
+          + "'key = value' lines before [\(ConfigReader.keysTable)]")
+    }
+    skipSpace()
+    if let rest = peek, rest != UInt8(ascii: "#") {
+      throw problem("unexpected text after [\(ConfigReader.keysTable)]")
+    }
+  }
+
+  private mutating func entry() throws(ConfigProblem) -> ConfigEntry {
     let key = try readKey()
     skipSpace()
     guard consume(UInt8(ascii: "=")) else {
       throw problem("expected '=' after '\(Self.shown(key))'")
     }
     skipSpace()
-    let value = try readValue()
+    let value = inTable ? try readKeyNames() : try readValue()
     skipSpace()
     if let rest = peek, rest != UInt8(ascii: "#") {
       throw problem("unexpected text after the value of '\(Self.shown(key))'")
@@ -114,6 +170,30 @@ private struct LineScanner {
     guard position > start else { throw problem("expected a setting name") }
     if peek == UInt8(ascii: ".") { throw problem("dotted keys are not settings of ctfo") }
     return String(decoding: bytes[start..<position], as: UTF8.self)
+  }
+
+  /// A value of the `[keys]` table: a string, or a one-line array of strings.
+  private mutating func readKeyNames() throws(ConfigProblem) -> ConfigValue {
+    guard consume(UInt8(ascii: "[")) else {
+      guard case .string(let name) = try readValue() else {
+        throw problem("a key binding is a string or a list of strings, as [\"l\", \"Right\"]")
+      }
+      return .strings([name])
+    }
+    var names: [String] = []
+    while true {
+      skipSpace()
+      if consume(UInt8(ascii: "]")) { return .strings(names) }
+      guard peek == UInt8(ascii: "\"") || peek == UInt8(ascii: "'"),
+        case .string(let name) = try readValue()
+      else { throw problem("a list of keys holds quoted strings, as [\"l\", \"Right\"]") }
+      names.append(name)
+      skipSpace()
+      if consume(UInt8(ascii: "]")) { return .strings(names) }
+      guard consume(UInt8(ascii: ",")) else {
+        throw problem("expected ',' or ']' in the list of keys (on one line)")
+      }
+    }
   }
 
   private mutating func readValue() throws(ConfigProblem) -> ConfigValue {
@@ -187,7 +267,8 @@ private struct LineScanner {
     case UInt8(ascii: "u"), UInt8(ascii: "U"):
       let count = byte == UInt8(ascii: "u") ? 4 : 8
       guard position + count <= bytes.count,
-        let code = UInt32(String(decoding: bytes[position..<position + count], as: UTF8.self), radix: 16),
+        let code = UInt32(
+          String(decoding: bytes[position..<position + count], as: UTF8.self), radix: 16),
         let scalar = Unicode.Scalar(code)
       else { throw problem("an invalid \\u escape") }
       position += count

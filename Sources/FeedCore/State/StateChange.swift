@@ -12,28 +12,50 @@ public struct StateChange: Sendable, Hashable {
   public var shown: [ShownRecord]
   /// Types enabled (true) or disabled (false).
   public var enabled: [String: Bool]
+  /// The cards that come back before any new card, replacing those stored; nil keeps them.
+  public var returning: ReturnQueue?
   /// Seconds since 1970: the time stamped on reaction events.
   public var time: Double
 
   public init(
     effects: [UndoEffect] = [], shown: [ShownRecord] = [], enabled: [String: Bool] = [:],
-    time: Double
+    returning: ReturnQueue? = nil, time: Double
   ) {
     self.effects = effects
     self.shown = shown
     self.enabled = enabled
+    self.returning = returning
     self.time = time
   }
 
   /// True when applying it would write nothing.
   public var isEmpty: Bool {
-    shown.isEmpty && enabled.isEmpty
+    shown.isEmpty && enabled.isEmpty && returning == nil
       && effects.allSatisfy {
         switch $0 {
         case .replace, .refuseReplacement, .askUser: true
         default: false
         }
       }
+  }
+}
+
+/// The cards shown but not swiped that come back before any new card, by history index: the
+/// card on screen when the app quit, then the cards an undo pushed back, in the order they
+/// return.
+///
+/// A card pushed back waits to be shown again, so the history does not list it until it is:
+/// listed, it would look as if it came after the card on screen. The card on screen at quit
+/// stays listed; it is the newest card shown.
+public struct ReturnQueue: Sendable, Hashable {
+  /// The card on screen when the app quit; shown first at the next launch.
+  public var onScreen: Int?
+  /// The cards an undo pushed back, first to return first; unlisted until shown again.
+  public var waiting: [Int]
+
+  public init(onScreen: Int? = nil, waiting: [Int] = []) {
+    self.onScreen = onScreen
+    self.waiting = waiting
   }
 }
 

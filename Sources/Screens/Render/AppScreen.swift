@@ -16,6 +16,9 @@ public enum AppScreen {
       return drawTooSmall(into: &grid, palette: palette)
     }
     drawMode(state.mode, state: state, into: &grid, palette: palette)
+    if case .history(let browser) = state.mode, let prompt = browser.prompt {
+      return HintBar.drawPrompt(prompt, into: &grid, palette: palette)
+    }
     HintBar.draw(
       hints(state), message: state.message ?? state.saveProblem, into: &grid, palette: palette)
   }
@@ -35,7 +38,8 @@ public enum AppScreen {
       FullCardScreen.draw(view, types: state.types, into: &grid, palette: palette)
     case .settings(let panel):
       SettingsScreen.draw(panel, mark: state.mark, into: &grid, palette: palette)
-    case .help(_, let scroll): HelpScreen.draw(scroll: scroll, into: &grid, palette: palette)
+    case .help(_, let scroll):
+      HelpScreen.draw(scroll: scroll, bindings: state.keys, into: &grid, palette: palette)
     case .confirm(let question):
       drawMode(question.origin, state: state, into: &grid, palette: palette)
       ConfirmDialog.draw(question, into: &grid, palette: palette)
@@ -44,10 +48,10 @@ public enum AppScreen {
 
   private static func hints(_ state: AppState) -> [HintBar.Hint] {
     switch state.mode {
-    case .feed: return HintBar.feed
-    case .history: return HintBar.history
+    case .feed: return HintBar.feed(state.keys)
+    case .history(let browser): return HintBar.history(state.keys, found: browser.search != nil)
     case .fullCard(let view):
-      return (view.card.card.url ?? "").isEmpty ? HintBar.fullCard : HintBar.fullCardWithLink
+      return HintBar.fullCard(state.keys, link: !(view.card.card.url ?? "").isEmpty)
     case .settings: return HintBar.settings
     case .help: return HintBar.help
     case .confirm: return HintBar.confirm

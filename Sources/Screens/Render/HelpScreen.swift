@@ -4,9 +4,11 @@ import CardText
 /// Every key of the app, scrolled when the screen is too short for them all; the top row then
 /// says which way there is more.
 enum HelpScreen {
-  static func draw(scroll: Int, into grid: inout CellGrid, palette: Palette) {
+  static func draw(
+    scroll: Int, bindings: KeyBindings, into grid: inout CellGrid, palette: Palette
+  ) {
     grid.drawChrome("Keys", row: 0, column: 1, style: palette.title)
-    let keys = HelpText.keys
+    let keys = HelpText.lines(bindings)
     let keyWidth = keys.map(\.keys.count).max() ?? 0
     let range = scroll..<min(scroll + Geometry.helpRows(height: grid.height), keys.count)
     for index in range {

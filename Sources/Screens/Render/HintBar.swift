@@ -26,6 +26,21 @@ enum HintBar {
     }
   }
 
+  /// The search prompt of the history view: `/`, the text typed (its end when it is too long
+  /// for the row) and a cursor, then how to search or cancel.
+  static func drawPrompt(_ text: String, into grid: inout CellGrid, palette: Palette) {
+    let row = grid.height - 1
+    grid.clear(row: row, column: 0, width: grid.width, height: 1)
+    let keys = "  Enter search  Esc cancel"
+    let room = max(grid.width - 3 - keys.count, 1)
+    var shown = Untrusted.line(text)
+    while DisplayWidth.of(shown) > room - 1 { shown.removeFirst() }
+    var column = grid.drawChrome("/", row: row, column: 1, style: palette.key)
+    column = grid.draw(shown, row: row, column: column)
+    column = grid.draw(" ", row: row, column: column, style: palette.selected)
+    grid.drawChrome(keys, row: row, column: column, style: palette.quiet)
+  }
+
   /// The hints that fit in `width` columns: a prefix, then the last hint.
   static func fitting(_ hints: [Hint], width: Int) -> [Hint] {
     guard let last = hints.last else { return [] }
@@ -41,13 +56,33 @@ enum HintBar {
 
   private static func cells(_ hint: Hint) -> Int { hint.key.count + 1 + hint.action.count }
 
-  static let feed: [Hint] = [
-    ("→", "TFU"), ("←", "TIFB"), ("↑", "CTFO"), ("↓", "history"), ("u", "undo"),
-    ("s", "settings"), ("q", "quit"), ("?", "help"),
-  ]
-  static let history: [Hint] = [("↑↓", "move"), ("Enter", "open"), ("Esc", "back")]
-  static let fullCard: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
-  static let fullCardWithLink: [Hint] = [("↑↓", "scroll"), ("o", "open link"), ("Esc", "back")]
+  /// The feed's hints: the first key of each action.
+  static func feed(_ keys: KeyBindings) -> [Hint] {
+    let actions: [(KeyAction, String)] = [
+      (.swipeRight, "TFU"), (.swipeLeft, "TIFB"), (.swipeUp, "CTFO"), (.history, "history"),
+      (.undo, "undo"), (.settings, "settings"), (.quit, "quit"), (.help, "help"),
+    ]
+    return actions.map { (first(keys, $0), $1) }
+  }
+
+  /// The history view's hints; Esc lists every card again once a search found some.
+  static func history(_ keys: KeyBindings, found: Bool) -> [Hint] {
+    [
+      ("↑↓", "move"), ("Enter", "open"), (first(keys, .search), "search"),
+      ("Esc", found ? "all cards" : "back"),
+    ]
+  }
+
+  /// The whole card's hints, with the key that opens its link when it has one.
+  static func fullCard(_ keys: KeyBindings, link: Bool) -> [Hint] {
+    let open: [Hint] = link ? [(first(keys, .openLink), "open link")] : []
+    return [("↑↓", "scroll")] + open + [("Esc", "back")]
+  }
+
+  private static func first(_ keys: KeyBindings, _ action: KeyAction) -> String {
+    keys.keys(for: action).first?.label ?? ""
+  }
+
   static let settings: [Hint] = [("↑↓", "move"), ("Space", "toggle"), ("Esc", "back")]
   static let help: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
   static let confirm: [Hint] = [("y", "yes"), ("n", "no")]

@@ -13,11 +13,12 @@ public enum HistoryScreen {
     _ browser: HistoryBrowser, types: [String: CardType], mark: TruncationMark,
     into grid: inout CellGrid, palette: Palette
   ) {
-    grid.drawChrome(
-      "History (\(browser.total) cards, newest first)", row: 0, column: 1,
-      style: palette.title)
+    grid.drawClipped(
+      heading(browser), row: 0, column: 1, style: palette.title, limit: grid.width - 1,
+      mark: mark)
     guard !browser.entries.isEmpty else {
-      grid.drawChrome("No cards yet", row: listTop, column: 1, style: palette.quiet)
+      let empty = browser.search == nil ? "No cards yet" : "No card holds this text"
+      grid.drawChrome(empty, row: listTop, column: 1, style: palette.quiet)
       return
     }
     let labels = browser.entries.map { Untrusted.line(types[$0.type]?.label ?? $0.type) }
@@ -30,6 +31,15 @@ public enum HistoryScreen {
         browser.entries[index], label: labels[index], labelWidth: labelWidth, row: row,
         selected: selected, types: types, mark: mark, into: &grid, palette: palette)
     }
+  }
+
+  /// The top row: how many cards the history holds, or what a search found.
+  static func heading(_ browser: HistoryBrowser) -> String {
+    guard let search = browser.search else {
+      return "History (\(browser.total) cards, newest first)"
+    }
+    let found = browser.entries.count == 1 ? "1 card" : "\(browser.entries.count) cards"
+    return "History: \(found) with “\(Untrusted.line(search))”, newest first"
   }
 
   private static func drawEntry(

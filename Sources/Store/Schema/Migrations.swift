@@ -2,7 +2,7 @@
 /// `PRAGMA user_version`. A migration that shipped is never edited: append `v4`, `v5`, ...
 enum Migrations {
   /// The migrations in order: version n is the database after `all[0..<n]`.
-  static let all = [v1, v2, v3]
+  static let all = [v1, v2, v3, v4]
 
   /// The schema version this build writes.
   static var latest: Int { all.count }
@@ -153,5 +153,14 @@ enum Migrations {
   private static let v3 = """
     DROP TABLE IF EXISTS config_reads;
     DROP TABLE IF EXISTS grdb_migrations;
+    """
+
+  /// The cards that come back before any new card (`ReturnQueue`): place 0 is the card on
+  /// screen when the app quit, places from 1 the cards an undo pushed back, in return order.
+  private static let v4 = """
+    CREATE TABLE return_queue (
+      history_idx INTEGER PRIMARY KEY,
+      place INTEGER NOT NULL
+    );
     """
 }

@@ -28,25 +28,82 @@ public struct StateStore: Sendable {
 
   // MARK: History
 
-  /// The newest `limit` history entries with an index below `before`, newest first.
+  /// The newest `limit` history entries with an index below `before`, newest first. Cards an
+  /// undo pushed back are left out until they are shown again (`ReturnQueue`).
   public func history(limit: Int, before: Int = .max) throws -> [HistoryEntry] {
     try database.read { db in
       try db.rows(
         """
-        SELECT idx, card_id, type, title, shown_at, reaction FROM history
-        WHERE idx < ? ORDER BY idx DESC LIMIT ?
+        SELECT \(Self.historyColumns) FROM history
+        WHERE idx < ? AND \(Self.listed) ORDER BY idx DESC LIMIT ?
         """, [.integer(before), .integer(limit)], Self.historyEntry)
     }
   }
 
-  /// How many cards the history holds. Rows are numbered from 0 without gaps and never
-  /// deleted, so this is the newest number plus one, read from the index, however long it is.
+  /// How many of the newest history rows a search reads: it answers as fast on a history of
+  /// millions as on a short one.
+  public static let searchDepth = 100_000
+
+  /// The newest `limit` listed entries among the newest `searchDepth` rows whose title, or
+  /// the body of whose card, holds `text` (ignoring the case of ASCII letters; `%` and `_`
+  /// match themselves), newest first.
+  public func history(limit: Int, matching text: String) throws -> [HistoryEntry] {
+    try database.read { db in
+      let newest = try db.rows("SELECT COALESCE(MAX(idx), 0) FROM history") { $0.integer(0) }
+      let floor = Int(newest.first ?? 0) - Self.searchDepth + 1
+      return try db.rows(
+        """
+        SELECT \(Self.historyColumns) FROM history
+        WHERE idx >= ?1 AND \(Self.listed)
+          AND (title LIKE ?2 ESCAPE '\\' OR EXISTS (
+            SELECT 1 FROM cards WHERE cards.id = history.card_id AND cards.ordinal IS NOT NULL
+              AND cards.body LIKE ?2 ESCAPE '\\'))
+        ORDER BY idx DESC LIMIT ?3
+        """, [.integer(floor), .text(Self.likePattern(text)), .integer(limit)],
+        Self.historyEntry)
+    }
+  }
+
+  /// A LIKE pattern that finds `text` anywhere, its `%`, `_` and `\` escaped with `\`.
+  static func likePattern(_ text: String) -> String {
+    var pattern = "%"
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+      pattern.append(character)
+    }
+    return pattern + "%"
+  }
+
+  /// How many cards the history lists. Rows are numbered from 0 without gaps and never
+  /// deleted, so this is the newest number plus one, read from the index, however long it is,
+  /// less the few cards waiting to come back.
   public func historyCount() throws -> Int {
     try database.read { db in
-      let count = try db.rows("SELECT COALESCE(MAX(idx) + 1, 0) FROM history") { $0.integer(0) }
+      let count = try db.rows(
+        """
+        SELECT COALESCE(MAX(idx) + 1, 0)
+          - (SELECT COUNT(*) FROM return_queue WHERE place > 0) FROM history
+        """
+      ) { $0.integer(0) }
       return Int(count.first ?? 0)
     }
   }
+
+  /// The cards that come back before any new card, first to return first: the card on screen
+  /// at the last quit, then those an undo pushed back.
+  public func returning() throws -> [HistoryEntry] {
+    try database.read { db in
+      try db.rows(
+        """
+        SELECT \(Self.historyColumns) FROM return_queue JOIN history ON idx = history_idx
+        ORDER BY place
+        """, [], Self.historyEntry)
+    }
+  }
+
+  static let historyColumns = "idx, card_id, type, title, shown_at, reaction"
+  /// The rows the history lists: all but the cards an undo pushed back.
+  static let listed = "idx NOT IN (SELECT history_idx FROM return_queue WHERE place > 0)"
 
   /// Appends history rows in one transaction (`ctfo next -n 30000`); returns their indices.
   @discardableResult
@@ -60,7 +117,6 @@ public struct StateStore: Sendable {
     let shown = cards.map { ShownRecord($0, shownAt: time) }
     return zip(shown, try append(shown)).map { $0.entry(at: $1) }
   }
-
 
   // MARK: Undo
 
@@ -111,6 +167,7 @@ public struct StateStore: Sendable {
     try database.write { db in
       for effect in change.effects { try Self.write(effect, time: change.time, db) }
       let indices = try Self.insert(change.shown, db)
+      if let queue = change.returning { try Self.replace(queue, db) }
       for (type, enabled) in change.enabled {
         let sql =
           enabled
@@ -136,6 +193,17 @@ public struct StateStore: Sendable {
       ])
     }
     return Array(first..<first + shown.count)
+  }
+
+  /// Stores `queue` in place of the cards that were to come back.
+  private static func replace(_ queue: ReturnQueue, _ db: Connection) throws {
+    try db.run("DELETE FROM return_queue")
+    let places = (queue.onScreen.map { [($0, 0)] } ?? []) + zip(queue.waiting, 1...).map { $0 }
+    for (index, place) in places {
+      try db.run(
+        "INSERT OR REPLACE INTO return_queue (history_idx, place) VALUES (?, ?)",
+        [.integer(index), .integer(place)])
+    }
   }
 
   private static func write(_ effect: UndoEffect, time: Double, _ db: Connection) throws {

@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import CardText
 import CommandSupport
@@ -11,15 +12,28 @@ struct HistoryCommand: ParsableCommand {
   @OptionGroup var global: GlobalOptions
   @Option(name: .short, parsing: .unconditional, help: "How many entries.") var n = 20
 
+  @Flag(name: .long, help: "One JSON object per entry and line.") var json = false
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Only the cards whose title or text holds TEXT (ASCII letters in either case), among the newest \(StateStore.searchDepth) shown.",
+      valueName: "TEXT"))
+  var search: String?
+
   func validate() throws {
     guard n >= 0 else { throw ValidationError("-n must be 0 or more") }
+    guard (search?.count ?? 0) <= HistoryBrowser.maxSearchLength else {
+      throw ValidationError("--search takes at most \(HistoryBrowser.maxSearchLength) characters")
+    }
   }
-  @Flag(name: .long, help: "One JSON object per entry and line.") var json = false
 
   func run() throws {
     let launch = try Launch(global.values, syncDecks: false)
     var out = StandardOutput()
-    for entry in try launch.state.history(limit: max(n, 0)) {
+    let entries =
+      try search.map { try launch.state.history(limit: n, matching: $0) }
+      ?? launch.state.history(limit: n)
+    for entry in entries {
       let number = entry.index + 1
       let time = Timestamp.iso8601(entry.shownAt)
       if json {
