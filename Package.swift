@@ -45,7 +45,9 @@ let package = Package(
     // The outer ring: the state database, the terminal, the command line.
     .target(
       name: "Store",
-      dependencies: ["FeedCore", "CardText", "FeedPipeline", "CSQLite", "CSQLiteExtras"]),
+      dependencies: [
+        "FeedCore", "CardText", "FeedPipeline", "CSQLite", "CSQLiteExtras", "ServerAPI",
+      ]),
     .target(name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"]),
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
     // 2026-11-24, "An HTTP client of our own").
@@ -76,7 +78,9 @@ let package = Package(
     .target(name: "CFuzzDriver", path: "Tests/Fuzz/Driver"),
     .executableTarget(
       name: "ctfo-fuzz",
-      dependencies: ["CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal"],
+      dependencies: [
+        "CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal", "HTTP",
+      ],
       path: "Tests/Fuzz/Harness"),
 
     // What several test targets share: a temporary home, a deck writer, fake sources, fixtures
@@ -92,7 +96,7 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "StoreTests", dependencies: ["Store", "FeedCore", "TestSupport"], exclude: ["Fixtures"]),
+      name: "StoreTests", dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI"], exclude: ["Fixtures"]),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
     .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
     .testTarget(

@@ -39,6 +39,7 @@ public final class StateDatabase: Sendable {
     self.path = path
     readsOnWriter = oneConnection
     try Self.makeFolders(to: path)
+    Self.makePrivate(path)
     let connection = try Connection(path: path, role: .writer)
     try connection.execute(
       """
@@ -106,6 +107,20 @@ public final class StateDatabase: Sendable {
   var isWritingOnCurrentThread: Bool { writer.isHeldByCurrentThread }
 
   /// `mkdir -p` of the folder holding `path`.
+  /// Creates the database file readable by its owner only, or takes group and other access
+  /// away from one made before: it holds the server token and the history. SQLite gives the
+  /// WAL and shared-memory files the database's mode.
+  private static func makePrivate(_ path: String) {
+    let fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard fd >= 0 else { return }  // SQLite's open reports why.
+    defer { close(fd) }
+    var info = stat()
+    if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 {
+      _ = fchmod(fd, info.st_mode & 0o700)
+      for suffix in ["-wal", "-shm"] { _ = chmod(path + suffix, info.st_mode & 0o700) }
+    }
+  }
+
   private static func makeFolders(to path: String) throws {
     var folder = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/").dropLast() {

@@ -41,7 +41,7 @@ import Testing
     let home = try TestHome()
     let database = try StateDatabase(path: try grdbEraDatabase(home))
     let state = StateStore(database: database)
-    #expect(try database.pragma("user_version") == "4")
+    #expect(try database.pragma("user_version") == "\(Migrations.latest)")
     #expect(
       try state.history(limit: 10) == [
         HistoryEntry(index: 2, cardID: "c", type: "fact", title: nil, shownAt: 12),
@@ -72,7 +72,7 @@ import Testing
     try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
     let database = try StateDatabase(path: path)
     let state = StateStore(database: database)
-    #expect(try database.pragma("user_version") == "4")
+    #expect(try database.pragma("user_version") == "\(Migrations.latest)")
     #expect(try database.integrityCheck() == "ok")
     let history = try state.history(limit: 10)
     #expect(history.map(\.cardID) == ["f1", "w1", "f2", "f3", "w2", "w1"])
@@ -105,17 +105,20 @@ import Testing
     let before = try schema(first)
     let second = try StateDatabase(path: path)
     #expect(try schema(second) == before)
-    #expect(try second.pragma("user_version") == "4")
+    #expect(try second.pragma("user_version") == "\(Migrations.latest)")
     #expect(try StateStore(database: second).history(limit: 10).count == 3)
   }
 
   @Test func aDatabaseFromANewerCtfoIsRefused() throws {
     let home = try TestHome()
-    try home.database.write { db in try db.execute("PRAGMA user_version = 5") }
+    try home.database.write { db in try db.execute("PRAGMA user_version = \(Migrations.latest + 1)")
+    }
     #expect {
       try StateDatabase(path: home.database.path)
     } throws: { error in
-      error as? StoreError == .newerSchema(path: home.database.path, version: 5, known: 4)
+      error as? StoreError
+        == .newerSchema(
+          path: home.database.path, version: Migrations.latest + 1, known: Migrations.latest)
         && "\(error)".contains("newer ctfo")
     }
   }

@@ -17,6 +17,11 @@ enum DeckName {
       ?? (card.body.allSatisfy(\.isWhitespace) ? #""body" is empty"# : nil)
   }
 
+  /// What is wrong with a type name, nil when it is fine.
+  static func problem(ofType name: String) -> String? {
+    problem(name, named: "a type name", limit: typeLimit)
+  }
+
   /// What is wrong with the first bad type the header declares (its name, or a colour no
   /// terminal has), nil when none is.
   static func problem(of header: DeckHeader) -> String? {

@@ -59,7 +59,11 @@ struct DeckSync {
 
   private func indexedDecks() throws -> [String: IndexedDeck] {
     try database.readOnWriter { db in
-      let rows = try db.rows("SELECT id, path, position, size, mtime, hash, problems FROM decks") {
+      // The server's cards sit under a deck row of their own, which no file lists.
+      let rows = try db.rows(
+        "SELECT id, path, position, size, mtime, hash, problems FROM decks WHERE path <> ?",
+        [.text(ServerStore.deckPath)]
+      ) {
         (
           $0.text(1) ?? "",
           IndexedDeck(

@@ -66,6 +66,8 @@ final class Connection {
   }
 
   var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  /// The rows the last INSERT, UPDATE or DELETE changed.
+  var changes: Int { Int(sqlite3_changes(handle)) }
 
   /// Whether a transaction is open on this connection.
   var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

@@ -2,7 +2,7 @@
 /// `PRAGMA user_version`. A migration that shipped is never edited: append `v4`, `v5`, ...
 enum Migrations {
   /// The migrations in order: version n is the database after `all[0..<n]`.
-  static let all = [v1, v2, v3, v4]
+  static let all = [v1, v2, v3, v4, v5]
 
   /// The schema version this build writes.
   static var latest: Int { all.count }
@@ -162,5 +162,42 @@ enum Migrations {
       history_idx INTEGER PRIMARY KEY,
       place INTEGER NOT NULL
     );
+    """
+
+  /// The CTFO server (issue 14): the client's session (one row; the token lives here, so the
+  /// database file is made 0600), the server's cards in `cards` under a deck row whose path is
+  /// `server:`, with a body the pull may leave out and a time of publication, scores that came
+  /// before their card, the user's notifications. History is looked up by card for "a score
+  /// for a card already seen is ignored".
+  private static let v5 = """
+    CREATE TABLE server_session (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      server TEXT NOT NULL,
+      install_id TEXT NOT NULL,
+      token TEXT,
+      token_expires_at INTEGER,
+      distinct_id TEXT,
+      clock_offset INTEGER NOT NULL DEFAULT 0,
+      cache_key_hot TEXT,
+      cache_key_recent TEXT,
+      user_status TEXT,
+      last_pull_at INTEGER,
+      last_problem TEXT
+    );
+    CREATE TABLE pending_scores (
+      card_id TEXT PRIMARY KEY,
+      score REAL NOT NULL,
+      scored_at REAL NOT NULL
+    );
+    CREATE TABLE server_notifications (
+      id TEXT PRIMARY KEY,
+      text TEXT NOT NULL,
+      created_at INTEGER,
+      expires_at INTEGER,
+      dismissed INTEGER NOT NULL DEFAULT 0
+    );
+    ALTER TABLE cards ADD COLUMN body_missing INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE cards ADD COLUMN published_at INTEGER;
+    CREATE INDEX history_by_card ON history(card_id);
     """
 }

@@ -1,0 +1,324 @@
+import CardText
+import FeedCore
+import ServerAPI
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What the state database holds of the CTFO server: the client's session, the server's cards
+/// (a deck of their own in the card index), scores, the user's status and notifications.
+///
+/// A pull is applied with its new cache key in one transaction, so a crash leaves either the
+/// old snapshot with the old key or the new one with the new key; applying a pull again is
+/// harmless (upserts, last-writer-wins scores).
+///
+///     let server = ServerStore(database: database)
+///     var session = try server.session(for: endpoint.description)
+///     if case .changed(let pull) = try client.pull(.hot, session: &session, deadline: d) {
+///       try server.apply(pull, session: session, at: now)
+///     }
+public struct ServerStore: Sendable {
+  let database: StateDatabase
+
+  public init(database: StateDatabase) {
+    self.database = database
+  }
+
+  /// The deck row that holds the server's cards: its path is no file's (see `DeckSync`).
+  static let deckPath = "server:"
+
+  // MARK: - Session
+
+  /// The session for `server`: the stored one, or a new one (keeping the install id) when
+  /// none is stored or it was for another server.
+  public func session(for server: String) throws -> ServerSession {
+    try database.write { db in
+      let rows = try db.rows(
+        "SELECT server, install_id, token, token_expires_at, distinct_id, clock_offset, "
+          + "cache_key_hot, cache_key_recent FROM server_session WHERE id = 1"
+      ) { row in
+        var keys: [String: String] = [:]
+        keys[PullFeed.hot.rawValue] = row.text(6)
+        keys[PullFeed.recent.rawValue] = row.text(7)
+        return ServerSession(
+          server: row.text(0) ?? "", installId: row.text(1) ?? "", token: row.text(2),
+          tokenExpiresAt: row.isNull(3) ? nil : row.integer(3), distinctId: row.text(4),
+          clockOffset: row.integer(5), cacheKeys: keys)
+      }
+      if let stored = rows.first, stored.server == server { return stored }
+      let fresh = ServerSession(
+        server: server, installId: rows.first?.installId ?? UUID().uuidString.lowercased())
+      try Self.write(fresh, db)
+      if rows.first != nil { try Self.forgetCards(db) }
+      return fresh
+    }
+  }
+
+  /// Stores the session (after an auth or a pull that changed nothing but the token).
+  public func save(_ session: ServerSession) throws {
+    try database.write { db in try Self.write(session, db) }
+  }
+
+  private static func write(_ session: ServerSession, _ db: Connection) throws {
+    try db.run(
+      "INSERT OR REPLACE INTO server_session (id, server, install_id, token, token_expires_at, "
+        + "distinct_id, clock_offset, cache_key_hot, cache_key_recent) "
+        + "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        .text(session.server), .text(session.installId), .text(session.token),
+        session.tokenExpiresAt.map { .integer($0) } ?? .null, .text(session.distinctId),
+        .integer(session.clockOffset), .text(session.cacheKeys[PullFeed.hot.rawValue]),
+        .text(session.cacheKeys[PullFeed.recent.rawValue]),
+      ])
+  }
+
+  /// Notes how the last pull went: nil for a success, else its problem (for `ctfo status`).
+  public func recordPull(at time: Int64, problem: String?) throws {
+    try database.write { db in
+      try db.run(
+        "UPDATE server_session SET last_pull_at = ?, last_problem = ? WHERE id = 1",
+        [.integer(time), .text(problem)])
+    }
+  }
+
+  // MARK: - Pulls
+
+  /// What applying a pull changed.
+  public struct Applied: Sendable, Equatable {
+    public var cards = 0
+    public var removed = 0
+    public var scores = 0
+    /// Cards left out: a bad id or type name, an empty body.
+    public var refused: [String] = []
+  }
+
+  /// Applies `pull` and stores `session` (which holds its cache key) in one transaction.
+  @discardableResult
+  public func apply(_ pull: Wire.Pull, session: ServerSession, at time: Int64) throws -> Applied {
+    try database.write { db in
+      var applied = Applied()
+      let deck = try Self.serverDeck(db)
+      if pull.full { try db.run("DELETE FROM cards WHERE deck = ?", [.integer(deck)]) }
+      try Self.mergeTypes(pull.types, full: pull.full, deck: deck, db)
+      var book = try OrdinalBook(db)
+      for card in pull.cards {
+        if let problem = Self.problem(of: card) {
+          applied.refused.append("\(card.id.prefix(64)): \(problem)")
+          continue
+        }
+        try Self.upsert(card, deck: deck, book: &book, db)
+        applied.cards += 1
+      }
+      let remove = try db.statement("DELETE FROM cards WHERE deck = ? AND id = ?")
+      for id in pull.removed {
+        try remove.run([.integer(deck), .text(id)])
+        applied.removed += db.changes
+      }
+      for score in pull.scores where try Self.keep(score, db) { applied.scores += 1 }
+      try Self.adoptPendingScores(db)
+      _ = try book.settleDuplicates(db, reporting: [])
+      try OrdinalBook.writeCatalog(db, counts: try OrdinalBook.compact(db))
+      if let user = pull.user { try Self.replaceUser(user, db) }
+      try Self.write(session, db)
+      try db.run(
+        "UPDATE server_session SET last_pull_at = ?, last_problem = NULL WHERE id = 1",
+        [.integer(time)])
+      return applied
+    }
+  }
+
+  private static func serverDeck(_ db: Connection) throws -> Int64 {
+    let found = try db.rows("SELECT id FROM decks WHERE path = ?", [.text(deckPath)]) {
+      $0.integer(0)
+    }
+    if let id = found.first { return id }
+    try db.run(
+      "INSERT INTO decks (path, position, size, mtime, hash, name) "
+        + "VALUES (?, 2147483647, 0, 0, '', 'server')", [.text(deckPath)])
+    return db.lastInsertedRowID
+  }
+
+  /// The server's types in the deck row's `types`: replaced by a full pull, merged otherwise.
+  private static func mergeTypes(
+    _ types: [Wire.CardType], full: Bool, deck: Int64, _ db: Connection
+  ) throws {
+    guard full || !types.isEmpty else { return }
+    let stored =
+      try db.rows("SELECT types FROM decks WHERE id = ?", [.integer(deck)]) {
+        $0.text(0) ?? "[]"
+      }.first ?? "[]"
+    var merged = full ? [] : try JSONDecoder().decode([CardType].self, from: Data(stored.utf8))
+    for type in types where DeckName.problem(ofType: type.name) == nil {
+      let colour = type.colour.flatMap { TerminalColour(rawValue: $0) == nil ? nil : $0 }
+      let new = CardType(
+        name: type.name, label: type.label, colour: colour, description: type.description)
+      merged.removeAll { $0.name == type.name }
+      merged.append(new)
+    }
+    let json = String(decoding: try JSONEncoder().encode(merged), as: UTF8.self)
+    try db.run("UPDATE decks SET types = ? WHERE id = ?", [.text(json), .integer(deck)])
+  }
+
+  /// The deck rules for ids and type names, and a body unless the pull left it out.
+  private static func problem(of card: Wire.Card) -> String? {
+    let checked = Card(id: card.id, type: card.type, body: card.needsBody ? "-" : card.body ?? "")
+    return DeckName.problem(of: checked)
+  }
+
+  private static func upsert(
+    _ card: Wire.Card, deck: Int64, book: inout OrdinalBook, _ db: Connection
+  ) throws {
+    let held = try db.rows(
+      "SELECT seq, type FROM cards WHERE deck = ? AND id = ?", [.integer(deck), .text(card.id)]
+    ) { ($0.integer(0), $0.text(1) ?? "") }.first
+    let fields: [SQLiteValue] = [
+      .text(card.title), .text(card.needsBody ? "" : card.body), .text(card.source),
+      .text(card.url), .text(card.reveal), .integer(card.needsBody ? 1 : 0),
+      card.publishedAt.map { .integer($0) } ?? .null,
+    ]
+    if let held, held.1 == card.type {
+      try db.run(
+        "UPDATE cards SET title = ?, body = ?, source = ?, url = ?, reveal = ?, "
+          + "body_missing = ?, published_at = ? WHERE seq = ?", fields + [.integer(held.0)])
+      return
+    }
+    if let held { try db.run("DELETE FROM cards WHERE seq = ?", [.integer(held.0)]) }
+    try db.run(
+      "INSERT INTO cards (id, deck, line, type, ordinal, title, body, source, url, reveal, "
+        + "body_missing, published_at) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        .text(card.id), .integer(deck), .text(card.type),
+        .integer(book.allocate(card.type)),
+      ] + fields)
+  }
+
+  // MARK: - Scores
+
+  /// Keeps `score` when it is later than the one held (by `scoredAt`, then by value) and the
+  /// card was never shown; a score for a card not yet here waits for it. True when kept.
+  private static func keep(_ score: Wire.Score, _ db: Connection) throws -> Bool {
+    let values: [SQLiteValue] = [
+      .real(score.score), .real(Double(score.scoredAt)), .text(score.cardId),
+    ]
+    let seen = try db.rows(
+      "SELECT 1 FROM history WHERE card_id = ? LIMIT 1", [.text(score.cardId)]
+    ) { _ in true }
+    if !seen.isEmpty { return false }
+    let exists = try db.rows(
+      "SELECT 1 FROM cards WHERE id = ? AND deck = (SELECT id FROM decks WHERE path = ?)",
+      [.text(score.cardId), .text(deckPath)]
+    ) { _ in true }
+    if exists.isEmpty {
+      try db.run(
+        "INSERT INTO pending_scores (score, scored_at, card_id) VALUES (?, ?, ?) "
+          + "ON CONFLICT (card_id) DO UPDATE SET score = excluded.score, "
+          + "scored_at = excluded.scored_at WHERE (scored_at, score) < "
+          + "(excluded.scored_at, excluded.score)", values)
+      return db.changes > 0
+    }
+    try db.run(
+      "UPDATE cards SET score = ?1, scored_at = ?2 WHERE id = ?3 "
+        + "AND deck = (SELECT id FROM decks WHERE path = '\(deckPath)') "
+        + "AND (scored_at IS NULL OR (scored_at, score) < (?2, ?1))", values)
+    return db.changes > 0
+  }
+
+  /// Scores that came before their card, moved onto the cards that are here now.
+  private static func adoptPendingScores(_ db: Connection) throws {
+    try db.run(
+      "UPDATE cards SET score = p.score, scored_at = p.scored_at FROM pending_scores AS p "
+        + "WHERE cards.id = p.card_id AND cards.deck = (SELECT id FROM decks WHERE path = ?) "
+        + "AND (cards.scored_at IS NULL OR (cards.scored_at, cards.score) < "
+        + "(p.scored_at, p.score))", [.text(deckPath)])
+    try db.run(
+      "DELETE FROM pending_scores WHERE card_id IN (SELECT id FROM cards WHERE deck = "
+        + "(SELECT id FROM decks WHERE path = ?))", [.text(deckPath)])
+  }
+
+  /// The server scores of the cards of `types` never shown, by type and ordinal: what the
+  /// feed's pools start from.
+  public func scores(of types: Set<String>) throws -> [(
+    type: String, ordinal: Int, score: ScoredPool.Score
+  )] {
+    try database.read { db in
+      try db.rows(
+        "SELECT type, ordinal, score, scored_at FROM cards WHERE score IS NOT NULL "
+          + "AND ordinal IS NOT NULL AND NOT EXISTS "
+          + "(SELECT 1 FROM history WHERE history.card_id = cards.id)"
+      ) { row in
+        (
+          row.text(0) ?? "", Int(row.integer(1)),
+          ScoredPool.Score(value: row.real(2), timestamp: row.real(3))
+        )
+      }.filter { types.contains($0.type) }
+    }
+  }
+
+  // MARK: - User
+
+  private static func replaceUser(_ user: Wire.User, _ db: Connection) throws {
+    try db.run("UPDATE server_session SET user_status = ? WHERE id = 1", [.text(user.status)])
+    let dismissed = Set(
+      try db.rows("SELECT id FROM server_notifications WHERE dismissed = 1") { $0.text(0) ?? "" })
+    try db.run("DELETE FROM server_notifications")
+    for note in user.notifications.prefix(100) {
+      try db.run(
+        "INSERT OR REPLACE INTO server_notifications (id, text, created_at, expires_at, dismissed) "
+          + "VALUES (?, ?, ?, ?, ?)",
+        [
+          .text(note.id), .text(String(note.text.prefix(1000))),
+          note.createdAt.map { .integer($0) } ?? .null,
+          note.expiresAt.map { .integer($0) } ?? .null,
+          .integer(dismissed.contains(note.id) ? 1 : 0),
+        ])
+    }
+  }
+
+  /// Drops every server card and score (the server changed).
+  private static func forgetCards(_ db: Connection) throws {
+    try db.run(
+      "DELETE FROM cards WHERE deck = (SELECT id FROM decks WHERE path = ?)", [.text(deckPath)])
+    try db.run("DELETE FROM decks WHERE path = ?", [.text(deckPath)])
+    try db.run("DELETE FROM pending_scores")
+    try db.run("DELETE FROM server_notifications")
+    try OrdinalBook.writeCatalog(db, counts: try OrdinalBook.compact(db))
+  }
+
+  // MARK: - Status
+
+  /// What `ctfo status` shows.
+  public struct Status: Sendable, Equatable {
+    public var server: String?
+    public var lastPullAt: Int64?
+    public var lastProblem: String?
+    public var userStatus: String?
+    public var cards = 0
+    public var notifications: [String] = []
+  }
+
+  public func status() throws -> Status {
+    try database.read { db in
+      var status = Status()
+      let rows = try db.rows(
+        "SELECT server, last_pull_at, last_problem, user_status FROM server_session WHERE id = 1"
+      ) { row in
+        (row.text(0), row.isNull(1) ? nil : row.integer(1), row.text(2), row.text(3))
+      }
+      if let row = rows.first {
+        (status.server, status.lastPullAt, status.lastProblem, status.userStatus) = row
+      }
+      status.cards = Int(
+        try db.rows(
+          "SELECT COUNT(*) FROM cards WHERE deck = (SELECT id FROM decks WHERE path = ?)",
+          [.text(Self.deckPath)]
+        ) { $0.integer(0) }.first ?? 0)
+      status.notifications = try db.rows(
+        "SELECT text FROM server_notifications WHERE dismissed = 0 ORDER BY created_at, id"
+      ) { $0.text(0) ?? "" }
+      return status
+    }
+  }
+}

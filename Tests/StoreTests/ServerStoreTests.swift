@@ -1,0 +1,155 @@
+import FeedCore
+import Foundation
+import ServerAPI
+import Testing
+
+@testable import Store
+
+/// The server's pulls in the state database: cards beside the decks' in one catalog, scores as
+/// last-writer-wins registers that a seen card no longer takes, and the cache key committed with
+/// the change it names.
+struct ServerStoreTests {
+  private let server = "http://127.0.0.1:8080"
+
+  private func card(_ id: String, _ type: String = "news", body: String? = nil) -> Wire.Card {
+    Wire.Card(id: id, type: type, title: "Title \(id)", body: body ?? "Body of \(id).")
+  }
+
+  private func pull(
+    key: String, full: Bool = false, types: [Wire.CardType] = [], cards: [Wire.Card] = [],
+    removed: [String] = [], scores: [Wire.Score] = []
+  ) -> Wire.Pull {
+    Wire.Pull(
+      cacheKey: key, full: full, types: types, cards: cards, removed: removed, scores: scores)
+  }
+
+  private func apply(_ home: TestHome, _ pull: Wire.Pull) throws -> ServerStore.Applied {
+    let store = ServerStore(database: home.database)
+    var session = try store.session(for: server)
+    session.cacheKeys["hot"] = pull.cacheKey
+    return try store.apply(pull, session: session, at: 1000)
+  }
+
+  private func ids(_ home: TestHome, type: String) throws -> [String] {
+    let reader = home.index.reader()
+    let count = try home.index.catalog().first { $0.type.name == type }?.cards ?? 0
+    return try (0..<count).map { try reader.card(type: type, ordinal: $0)?.id ?? "?" }.sorted()
+  }
+
+  @Test func aFullPullPutsTheServersTypesAndCardsBesideTheDecks() throws {
+    let home = try TestHome()
+    let deck = try home.deck(
+      "facts.jsonl",
+      [
+        #"{"deck":"f","types":{"fact":{"label":"Fact"}}}"#,
+        #"{"id":"f1","type":"fact","body":"b"}"#,
+      ])
+    _ = try home.index.sync(decks: [deck])
+    let applied = try apply(
+      home,
+      pull(
+        key: "k1", full: true,
+        types: [Wire.CardType(name: "news", label: "News", colour: "yellow")],
+        cards: [card("n1"), card("n2")]))
+    #expect(applied.cards == 2)
+    // A later sync of the decks keeps the server's cards: no file lists them.
+    _ = try home.index.sync(decks: [deck])
+    let catalog = try home.index.catalog()
+    #expect(catalog.map(\.type.name).sorted() == ["fact", "news"])
+    #expect(catalog.first { $0.type.name == "news" }?.type.label == "News")
+    #expect(catalog.first { $0.type.name == "news" }?.type.colour == "yellow")
+    #expect(try ids(home, type: "news") == ["n1", "n2"])
+    #expect(try ServerStore(database: home.database).session(for: server).cacheKeys["hot"] == "k1")
+  }
+
+  @Test func aDeltaUpdatesAddsAndRemovesAndKeepsOrdinalsDense() throws {
+    let home = try TestHome()
+    try apply(home, pull(key: "k1", full: true, cards: [card("n1"), card("n2"), card("n3")]))
+    try apply(
+      home,
+      pull(
+        key: "k2", cards: [Wire.Card(id: "n2", type: "news", body: "New body."), card("n4")],
+        removed: ["n1", "missing"]))
+    #expect(try ids(home, type: "news") == ["n2", "n3", "n4"])
+    #expect(try home.index.card(id: "n2")?.body == "New body.")
+    // A full pull replaces everything.
+    try apply(home, pull(key: "k3", full: true, cards: [card("n9")]))
+    #expect(try ids(home, type: "news") == ["n9"])
+  }
+
+  @Test func cardsWithABadIdOrTypeAreLeftOutAndTheRestApplied() throws {
+    let home = try TestHome()
+    let applied = try apply(
+      home,
+      pull(
+        key: "k", full: true,
+        cards: [
+          card("ok"), card("bad\u{0}id"), card("", "news"), card("x", "ty\u{7}pe"),
+          card("empty", body: "  "),
+        ]))
+    #expect(applied.cards == 1)
+    #expect(applied.refused.count == 4)
+    #expect(try ids(home, type: "news") == ["ok"])
+  }
+
+  @Test func scoresAreLastWriterWinsAndASeenCardKeepsItsOwn() throws {
+    let home = try TestHome()
+    try apply(home, pull(key: "k1", full: true, cards: [card("a"), card("b"), card("c")]))
+    try apply(
+      home,
+      pull(
+        key: "k2",
+        scores: [
+          .init(cardId: "a", score: 0.5, scoredAt: 10), .init(cardId: "a", score: 0.9, scoredAt: 5),
+          .init(cardId: "b", score: 0.2, scoredAt: 10),
+          .init(cardId: "b", score: 0.3, scoredAt: 10),
+          .init(cardId: "c", score: 0.7, scoredAt: 1),
+        ]))
+    _ = try home.state.appendShown(
+      [try #require(try home.index.card(id: "c"))], time: 0)
+    try apply(home, pull(key: "k3", scores: [.init(cardId: "c", score: 0.1, scoredAt: 99)]))
+    let scores = try ServerStore(database: home.database).scores(of: ["news"])
+    var byId: [String: ScoredPool.Score] = [:]
+    let reader = home.index.reader()
+    for entry in scores {
+      byId[try reader.card(type: entry.type, ordinal: entry.ordinal)!.id] = entry.score
+    }
+    #expect(byId["a"] == ScoredPool.Score(value: 0.5, timestamp: 10), "the later scoredAt")
+    #expect(byId["b"] == ScoredPool.Score(value: 0.3, timestamp: 10), "a tie goes to the value")
+    #expect(byId["c"] == nil, "a seen card is not scored for the feed")
+  }
+
+  @Test func aScoreThatArrivesBeforeItsCardWaitsForIt() throws {
+    let home = try TestHome()
+    try apply(
+      home, pull(key: "k1", full: true, scores: [.init(cardId: "late", score: 0.8, scoredAt: 3)]))
+    #expect(try ServerStore(database: home.database).scores(of: ["news"]).isEmpty)
+    try apply(home, pull(key: "k2", cards: [card("late")]))
+    #expect(
+      try ServerStore(database: home.database).scores(of: ["news"]).map(\.score)
+        == [ScoredPool.Score(value: 0.8, timestamp: 3)])
+  }
+
+  @Test func anotherServerStartsOverButKeepsTheInstallId() throws {
+    let home = try TestHome()
+    let store = ServerStore(database: home.database)
+    let first = try store.session(for: server)
+    try apply(home, pull(key: "k1", full: true, cards: [card("n1")]))
+    let other = try store.session(for: "https://cards.example.org")
+    #expect(other.installId == first.installId)
+    #expect(other.cacheKeys.isEmpty && other.token == nil)
+    #expect(try home.index.catalog().contains { $0.type.name == "news" } == false)
+  }
+
+  @Test func theDatabaseFileIsTheOwnersAlone() throws {
+    let home = try TestHome()
+    let store = ServerStore(database: home.database)
+    var session = try store.session(for: server)
+    session.token = "secret"
+    try store.save(session)
+    let mode =
+      try FileManager.default.attributesOfItem(atPath: home.database.path)[.posixPermissions]
+      as? Int
+    #expect(mode == 0o600)
+  }
+}
