@@ -55,14 +55,16 @@ let package = Package(
     // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
     .target(name: "ServerAPI", dependencies: ["HTTP"]),
     .target(
-      name: "CommandSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store"]),
+      name: "CommandSupport",
+      dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"]),
     // One program for the app and every command: no full Foundation, linked fully statically
     // (DECISIONS.md, "One binary, one store").
     .executableTarget(
       name: "ctfo",
       dependencies: [
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
-        "CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "CommandSupport", "HTTP", "ServerAPI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [
         .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))

@@ -1,4 +1,6 @@
 import FeedCore
+import HTTP
+import ServerAPI
 
 #if canImport(Glibc)
   import Glibc
@@ -20,8 +22,19 @@ public struct Configuration: Equatable, Sendable {
   public var lookahead = 5
   /// The `[keys]` table as written, in order; the app checks the names (`KeyBindings`).
   public var keyBindings: [KeyBindingEntry] = []
+  /// The CTFO server (`server = "https://..."`); nil keeps ctfo offline on its decks.
+  public var server: Endpoint?
+  /// A PEM file of the authorities to trust for the server instead of the system's.
+  public var serverAuthorities: String?
+  /// Seconds between the app's pulls while it runs.
+  public var pullInterval = 600
+  /// The order the server gives: by score (`hot`) or by time of publication (`recent`).
+  public var feed = PullFeed.hot
 
-  public static let keys = ["undo-limit", "on-replace", "on-launch", "lookahead"]
+  public static let keys = [
+    "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
+    "feed",
+  ]
 
   public init() {}
 
@@ -98,6 +111,7 @@ public struct Configuration: Equatable, Sendable {
     let given: [(String, String?)] = [
       ("undo-limit", flags.undoLimit.map(String.init)), ("on-replace", flags.onReplace),
       ("on-launch", flags.onLaunch), ("lookahead", flags.lookahead.map(String.init)),
+      ("server", flags.server),
     ]
     for case (let key, let value?) in given { try set(key, to: value, in: "--\(key)") }
   }
@@ -128,6 +142,23 @@ public struct Configuration: Equatable, Sendable {
         throw bad("one of " + RestoreMode.allCases.map(\.rawValue).joined(separator: ", "))
       }
       undo.onLaunch = m
+    case "server":
+      do { server = try Endpoint(parsing: value) } catch {
+        throw CLIError("\(origin): server: \(error)")
+      }
+    case "server-ca":
+      guard !value.isEmpty, access(value, R_OK) == 0 else {
+        throw bad("a readable PEM file of certificate authorities")
+      }
+      serverAuthorities = value
+    case "pull-interval":
+      guard let n = Int(value), (30...86_400).contains(n) else {
+        throw bad("a number of seconds from 30 to 86400")
+      }
+      pullInterval = n
+    case "feed":
+      guard let f = PullFeed(rawValue: value) else { throw bad("hot or recent") }
+      feed = f
     default:
       throw CLIError("\(origin): unknown setting '\(key)'")
     }

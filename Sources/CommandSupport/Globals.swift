@@ -8,10 +8,12 @@ public struct Globals: Equatable, Sendable {
   public var undoLimit: Int?
   public var onReplace: String?
   public var onLaunch: String?
+  public var server: String?
 
   public init(
     home: String? = nil, deck: [String] = [], seed: UInt64? = nil, lookahead: Int? = nil,
-    undoLimit: Int? = nil, onReplace: String? = nil, onLaunch: String? = nil
+    undoLimit: Int? = nil, onReplace: String? = nil, onLaunch: String? = nil,
+    server: String? = nil
   ) {
     self.home = home
     self.deck = deck
@@ -20,5 +22,6 @@ public struct Globals: Equatable, Sendable {
     self.undoLimit = undoLimit
     self.onReplace = onReplace
     self.onLaunch = onLaunch
+    self.server = server
   }
 }

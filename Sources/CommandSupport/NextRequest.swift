@@ -64,8 +64,8 @@ public struct NextRequest: Equatable, Sendable {
   /// time, as they come; `chunk` returns false to stop (the reader went away).
   /// `stateDatabase` is the database's path and `lookahead` the configured one.
   public func deal(
-    catalog: [TypeCount], enabled: Set<String>, stateDatabase: String, lookahead configured: Int,
-    chunk: ([PreparedCard]) throws -> Bool
+    catalog: [TypeCount], enabled: Set<String>, scores: [PoolScore], stateDatabase: String,
+    lookahead configured: Int, chunk: ([PreparedCard]) throws -> Bool
   ) async throws {
     // A connection of its own for the preparations: the store's is shared with its writes.
     let deck = DeckSource(
@@ -75,6 +75,7 @@ public struct NextRequest: Equatable, Sendable {
       source: source, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
       area: area, inDealOrder: true,
       layout: { [mark] in Preparation.laidOut($0, for: $1, mark: mark) })
+    feed.updateScores(scores)
     feed.start()
     defer { feed.stop() }
     var dealt: [PreparedCard] = []
@@ -98,13 +99,14 @@ public struct NextRequest: Equatable, Sendable {
   /// Deals the cards on the calling thread (for up to `serialLimit` cards: the same cards
   /// `deal` gives).
   public func dealSerially(
-    catalog: [TypeCount], enabled: Set<String>, reader: CardReader, lookahead configured: Int
+    catalog: [TypeCount], enabled: Set<String>, scores: [PoolScore], reader: CardReader,
+    lookahead configured: Int
   ) throws -> [PreparedCard] {
     let source = DeckSource(catalog: catalog, reader: reader)
     do throws(FeedUnavailable) {
       return try SerialDeal.cards(
         count, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured),
-        seed: seed, area: area, mark: mark,
+        seed: seed, area: area, mark: mark, scores: scores,
         fetch: { try admitted(source.card(type: $0, ordinal: $1)) })
     } catch {
       throw CLIError(error.description)

@@ -128,6 +128,11 @@ public final class Feed: Sendable {
     }
   }
 
+  /// Applies server scores to unseen cards: before `start()`, the scores the store holds.
+  public func updateScores(_ scores: [PoolScore]) {
+    state.withLock { $0.engine.updateScores(scores) }
+  }
+
   /// Applies a server score to an unseen card (kept only if newer; ignored once seen).
   public func updateScore(type: String, ordinal: Int, to score: ScoredPool.Score) {
     state.withLock { _ = $0.engine.updateScore(type: type, ordinal: ordinal, to: score) }

@@ -10,6 +10,12 @@ public enum Wire {
       public var platform: String
       public var app: String
       public var locale: String
+
+      public init(platform: String, app: String, locale: String) {
+        self.platform = platform
+        self.app = app
+        self.locale = locale
+      }
     }
     public struct User: Codable, Sendable, Equatable {
       public var id: String?

@@ -27,6 +27,7 @@ struct CTFO: ParsableCommand {
     version: "0.2.0",
     subcommands: [
       Next.self, Types.self, Enable.self, Disable.self, HistoryCommand.self, DeckCommand.self,
+      Pull.self, Status.self,
     ]
   )
 

@@ -37,12 +37,19 @@ struct GlobalOptions: ParsableArguments {
       "What launch does with the last run's undo window: restore, clear-gracefully or ignore.",
       valueName: "MODE"))
   var onLaunch: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The CTFO server to pull cards from (https://..., or http:// on this machine).",
+      valueName: "URL"))
+  var server: String?
 }
 
 extension GlobalOptions {
   var values: Globals {
     Globals(
       home: home, deck: deck, seed: seed, lookahead: lookahead, undoLimit: undoLimit,
-      onReplace: onReplace, onLaunch: onLaunch)
+      onReplace: onReplace, onLaunch: onLaunch, server: server)
   }
 }

@@ -91,9 +91,16 @@ struct Launch {
     area: TextArea, mark: TruncationMark, onReady: @escaping @Sendable () -> Void
   ) throws -> Feed {
     let (catalog, enabled) = try types()
-    return Feed(
+    let feed = Feed(
       source: try source(catalog: catalog), catalog: catalog, enabled: enabled,
       lookahead: configuration.lookahead, seed: seed, area: area, onReady: onReady,
       layout: { Preparation.laidOut($0, for: $1, mark: mark) })
+    feed.updateScores(try scores(of: enabled))
+    return feed
+  }
+
+  /// The server's scores of the unseen cards of `types` (ctfo.md, "Personalization").
+  func scores(of types: Set<String>) throws -> [PoolScore] {
+    try ServerStore(database: database).scores(of: types)
   }
 }

@@ -60,7 +60,8 @@ final class TLSPeer {
   var certificate: String { folder.appendingPathComponent("cert.pem").path }
 
   func stop() {
-    if process.isRunning { process.terminate() }
+    // s_server may sit in a handshake it does not give up on SIGTERM.
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     try? FileManager.default.removeItem(at: folder)
   }

@@ -137,6 +137,11 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     return effects + fill()
   }
 
+  /// Applies server scores to unseen cards (see `updateScore`).
+  public mutating func updateScores(_ scores: [PoolScore]) {
+    for entry in scores { updateScore(type: entry.type, ordinal: entry.ordinal, to: entry.score) }
+  }
+
   /// Applies a server score to an unseen card (kept only if newer; ignored once seen).
   @discardableResult
   public mutating func updateScore(

@@ -185,3 +185,16 @@ public struct ScoredPool: Sendable {
     if unseenScored.removeValue(forKey: o) == nil { unscored.remove(o) }
   }
 }
+
+/// A server score for one card of a type's pool: what the feed starts from at launch.
+public struct PoolScore: Sendable, Hashable {
+  public var type: String
+  public var ordinal: Int
+  public var score: ScoredPool.Score
+
+  public init(type: String, ordinal: Int, score: ScoredPool.Score) {
+    self.type = type
+    self.ordinal = ordinal
+    self.score = score
+  }
+}

@@ -240,19 +240,16 @@ public struct ServerStore: Sendable {
 
   /// The server scores of the cards of `types` never shown, by type and ordinal: what the
   /// feed's pools start from.
-  public func scores(of types: Set<String>) throws -> [(
-    type: String, ordinal: Int, score: ScoredPool.Score
-  )] {
+  public func scores(of types: Set<String>) throws -> [PoolScore] {
     try database.read { db in
       try db.rows(
         "SELECT type, ordinal, score, scored_at FROM cards WHERE score IS NOT NULL "
           + "AND ordinal IS NOT NULL AND NOT EXISTS "
           + "(SELECT 1 FROM history WHERE history.card_id = cards.id)"
       ) { row in
-        (
-          row.text(0) ?? "", Int(row.integer(1)),
-          ScoredPool.Score(value: row.real(2), timestamp: row.real(3))
-        )
+        PoolScore(
+          type: row.text(0) ?? "", ordinal: Int(row.integer(1)),
+          score: ScoredPool.Score(value: row.real(2), timestamp: row.real(3)))
       }.filter { types.contains($0.type) }
     }
   }

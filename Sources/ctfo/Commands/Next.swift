@@ -54,6 +54,7 @@ struct Next: ParsableCommand {
       reveal: reveal, length: s ? .short : l ? .long : nil, mark: launch.mark)
     let lookahead = launch.configuration.lookahead
     let (catalog, enabled) = try launch.types()
+    let scores = try launch.scores(of: enabled)
     let labels = Dictionary(catalog.map { ($0.type.name, $0.type.label) }) { a, _ in a }
     // A reader that goes away (`ctfo next | head`) is a closed pipe to stop at, not a signal
     // to die of: history then records exactly the cards that were printed.
@@ -63,7 +64,8 @@ struct Next: ParsableCommand {
       // Dealt on this thread, no task started.
       let cards = try launch.database.snapshot {
         try request.dealSerially(
-          catalog: catalog, enabled: enabled, reader: launch.index.reader(), lookahead: lookahead)
+          catalog: catalog, enabled: enabled, scores: scores, reader: launch.index.reader(),
+          lookahead: lookahead)
       }
       var printer = CardPrinter(request, labels: labels)
       let printed = try printer.write(cards)
@@ -74,7 +76,8 @@ struct Next: ParsableCommand {
     try Blocking.wait {
       var printer = CardPrinter(request, labels: labels)
       try await request.deal(
-        catalog: catalog, enabled: enabled, stateDatabase: path, lookahead: lookahead
+        catalog: catalog, enabled: enabled, scores: scores, stateDatabase: path,
+        lookahead: lookahead
       ) { chunk in
         let printed = try printer.write(chunk)
         _ = try state.appendShown(chunk.prefix(printed).map(\.card), time: NextRequest.now())

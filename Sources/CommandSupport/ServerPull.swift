@@ -1,0 +1,76 @@
+import HTTP
+import ServerAPI
+import Store
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One pull from the configured server into the state database: the session loaded, auth on
+/// first need, the change and its cache key applied in one transaction, the outcome noted for
+/// `ctfo status`. Blocking: the app runs it on a thread of its own.
+///
+///     if let pull = ServerPull(configuration: config, database: database) {
+///       let outcome = pull.run(deadline: .now + .seconds(10))
+///     }
+public struct ServerPull: Sendable {
+  public let endpoint: Endpoint
+  public let feed: PullFeed
+  private let client: APIClient
+  private let store: ServerStore
+
+  /// Nil when no server is configured.
+  public init?(configuration: Configuration, database: StateDatabase) {
+    guard let endpoint = configuration.server else { return nil }
+    self.endpoint = endpoint
+    feed = configuration.feed
+    client = APIClient(
+      transport: HTTPTransport(endpoint: endpoint, authorities: configuration.serverAuthorities),
+      device: .init(platform: "linux", app: "ctfo/\(Self.version)", locale: Self.locale))
+    store = ServerStore(database: database)
+  }
+
+  /// What a pull did.
+  public enum Outcome: Sendable, Equatable {
+    case unchanged
+    case applied(ServerStore.Applied)
+    case failed(String)
+  }
+
+  public func run(deadline: ContinuousClock.Instant) -> Outcome {
+    let now = APIClient.systemMilliseconds()
+    do {
+      var session = try store.session(for: endpoint.description)
+      let before = session
+      do {
+        switch try client.pull(feed, session: &session, deadline: deadline) {
+        case .unchanged:
+          if session != before { try store.save(session) }
+          try store.recordPull(at: now, problem: nil)
+          return .unchanged
+        case .changed(let pull):
+          return .applied(try store.apply(pull, session: session, at: now))
+        }
+      } catch {
+        if session.token != before.token { try? store.save(session) }
+        try? store.recordPull(at: now, problem: "\(error)")
+        return .failed("\(error)")
+      }
+    } catch {
+      return .failed("cannot store the pull: \(error)")
+    }
+  }
+
+  /// The version `--version` prints.
+  public static let version = "0.2.0"
+
+  /// The locale of the environment (LC_ALL, LC_MESSAGES, LANG), "C" when none is set.
+  private static var locale: String {
+    for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+      if let value = Environment.variable(name), !value.isEmpty {
+        return String(value.prefix { $0 != "." && $0 != "@" }.prefix(32))
+      }
+    }
+    return "C"
+  }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import CardText
+import CommandSupport
+import Store
+
+/// `ctfo pull`: pulls the configured server's cards now.
+struct Pull: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pull",
+    abstract: "Pull cards, scores and notifications from the CTFO server now.",
+    discussion: """
+      The server is `server = "URL"` in config.toml or --server URL. The app pulls by itself \
+      at launch and every pull-interval seconds; swiping never waits for it.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @Option(name: .long, help: "Seconds to wait for the server (default 10).")
+  var timeout: Int = 10
+
+  func run() throws {
+    guard (1...600).contains(timeout) else {
+      throw CLIError("--timeout must be from 1 to 600 seconds (got \(timeout))", exitCode: 64)
+    }
+    let launch = try Launch(global.values, syncDecks: false)
+    guard let pull = ServerPull(configuration: launch.configuration, database: launch.database)
+    else {
+      throw CLIError(
+        "no server: set server = \"URL\" in \(launch.paths.configFile) or pass --server URL",
+        exitCode: CLIError.configExit)
+    }
+    var out = StandardOutput()
+    switch pull.run(deadline: .now + .seconds(timeout)) {
+    case .unchanged: out.line("\(pull.endpoint): up to date")
+    case .applied(let applied):
+      out.line(
+        "\(pull.endpoint): \(applied.cards) cards, \(applied.removed) removed, "
+          + "\(applied.scores) scores")
+      for refused in applied.refused { Output.warn("ctfo: a card was left out: \(refused)") }
+    case .failed(let problem):
+      throw CLIError("\(pull.endpoint): \(problem)", exitCode: 69)
+    }
+    try out.finish()
+  }
+}
+
+/// `ctfo status`: the server, the last pull, the cards held and the notifications.
+struct Status: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "status", abstract: "Show the server, the last pull and its notifications.")
+
+  @OptionGroup var global: GlobalOptions
+  @Flag(name: .long, help: "One JSON object.") var json = false
+
+  func run() throws {
+    let launch = try Launch(global.values, syncDecks: false)
+    let status = try ServerStore(database: launch.database).status()
+    let server = launch.configuration.server?.description
+    let clean = { (text: String) in Sanitizer.sanitizeLine(text) }
+    var out = StandardOutput()
+    if json {
+      out.jsonObject([
+        "server": .string(server),
+        "lastPullAt": .string(status.lastPullAt.map { Timestamp.iso8601(Double($0) / 1000) }),
+        "lastProblem": .string(status.lastProblem.map(clean)),
+        "userStatus": .string(status.userStatus.map(clean)), "cards": .int(status.cards),
+        "notifications": .strings(status.notifications.map(clean)),
+      ])
+    } else {
+      out.line("server: \(server ?? "none (offline on the decks)")")
+      let last = status.lastPullAt.map { Timestamp.iso8601(Double($0) / 1000) } ?? "never"
+      out.line("last pull: \(last)" + (status.lastProblem.map { " (\(clean($0)))" } ?? ""))
+      out.line("cards from the server: \(status.cards)")
+      if let user = status.userStatus { out.line("status: \(clean(user))") }
+      for note in status.notifications { out.line("notification: \(clean(note))") }
+    }
+    try out.finish()
+  }
+}
