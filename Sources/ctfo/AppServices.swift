@@ -35,6 +35,12 @@ protocol AppServices {
   func resize(textArea area: TextArea)
   /// A frame is on screen: the moment to start the work it did not need (database writes).
   func frameDrawn()
+  /// The server's mark and notification, when a pull ended since the last call.
+  func serverLine() -> ServerLine?
+  /// Pulls from the server now, in the background (nothing without a server).
+  func pullNow()
+  /// The notification was read.
+  func dismissNotice(id: String)
   /// Saves state and stops the feed.
   func close()
 }

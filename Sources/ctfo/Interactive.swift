@@ -41,10 +41,17 @@ enum Interactive {
     let (window, _) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())
     feed.start()
+    let link = ServerPull(configuration: launch.configuration, database: launch.database).map {
+      ServerLink(
+        pull: $0, store: ServerStore(database: launch.database), feed: feed,
+        interval: launch.configuration.pullInterval, wake: wake,
+        enabled: { Set(feed.statuses.filter(\.enabled).map(\.type.name)) })
+    }
+    link?.start()
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       returning: try launch.state.returning(), problems: launch.problems.map(\.description),
-      area: area, mark: mark)
+      area: area, mark: mark, link: link)
     InteractiveApp(
       session: session, wakeFD: wake.fd, services: services, mark: mark, keys: launch.keys
     ).run()

@@ -58,7 +58,9 @@ final class InteractiveApp {
   private func actions(for event: InputEvent) -> [AppAction] {
     switch event {
     case .key(let key): return [.key(key)]
-    case .wake: return [.saveProblem(services.refresh()), .wake]
+    case .wake:
+      let server = services.serverLine().map { [AppAction.serverChanged($0)] } ?? []
+      return [.saveProblem(services.refresh())] + server + [.wake]
     case .terminate: return [.terminate]
     case .resize: return [resized()]
     case .resumed:
@@ -108,6 +110,12 @@ final class InteractiveApp {
       return nil
     case .openURL(let url):
       return .urlOpened(failure: session.whileSuspended { LinkOpener.open(url) })
+    case .pull:
+      services.pullNow()
+      return nil
+    case .dismissNotice(let id):
+      services.dismissNotice(id: id)
+      return nil
     case .quit:
       quitting = true
       return nil

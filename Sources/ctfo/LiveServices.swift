@@ -21,13 +21,15 @@ final class LiveServices: AppServices {
   private var session: Session
   private var area: TextArea
   private let mark: TruncationMark
+  private let link: ServerLink?
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
     window: UndoWindow, returning: [HistoryEntry], problems: [String], area: TextArea,
-    mark: TruncationMark
+    mark: TruncationMark, link: ServerLink?
   ) {
     self.mark = mark
+    self.link = link
     self.launch = launch
     self.feed = feed
     self.writer = writer
@@ -117,7 +119,14 @@ final class LiveServices: AppServices {
     }
   }
 
+  func serverLine() -> ServerLine? { link?.take() }
+
+  func pullNow() { link?.request() }
+
+  func dismissNotice(id: String) { link?.dismiss(id: id) }
+
   func close() {
+    link?.stop()
     session.close(now: now)
     frameDrawn()
     feed.stop()

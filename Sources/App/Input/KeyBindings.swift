@@ -16,6 +16,10 @@ public enum KeyAction: String, CaseIterable, Sendable {
   case openLink = "open-link"
   /// In the history view: open the search prompt.
   case search
+  /// On the feed: pull from the server now.
+  case pull
+  /// On the feed: dismiss the server's notification.
+  case dismiss
 }
 
 /// Which keys do what: the defaults, changed by config.toml's `[keys]` table. Each key does
@@ -34,7 +38,8 @@ public struct KeyBindings: Sendable, Hashable {
     .swipeUp: [.up, .character("k")], .history: [.down, .character("j")],
     .open: [.enter, .space], .undo: [.character("u"), .backspace],
     .settings: [.character("s")], .help: [.character("?")], .quit: [.character("q")],
-    .openLink: [.character("o")], .search: [.character("/")],
+    .openLink: [.character("o")], .search: [.character("/")], .pull: [.character("r")],
+    .dismiss: [.character("c")],
   ])
 
   private init(byAction: [KeyAction: [Key]]) {

@@ -31,6 +31,8 @@ public enum AppAction: Sendable, Hashable {
   case settingChanged(SettingOutcome)
   /// The result of `.openURL`: nil when the browser ran, else what went wrong.
   case urlOpened(failure: String?)
+  /// A pull from the server ended: whether it reached the server, and the notification to show.
+  case serverChanged(ServerLine)
 }
 
 /// What came of enabling or disabling a type.
@@ -67,6 +69,10 @@ public enum AppEffect: Sendable, Hashable {
   /// Open an http or https link (checked with `WebLink.isOpenable`) in the user's browser;
   /// answer `.urlOpened`.
   case openURL(String)
+  /// Pull from the server now (in the background; its end comes as `.serverChanged`).
+  case pull
+  /// The notification was read: it does not show again.
+  case dismissNotice(id: String)
   /// Save state, restore the terminal and exit.
   case quit
 }

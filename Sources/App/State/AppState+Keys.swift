@@ -68,6 +68,11 @@ extension AppState {
     case .settings: return [.loadSettings]
     case .help: mode = .help(origin: .feed)
     case .quit: return [.quit]
+    case .pull: return [.pull]
+    case .dismiss:
+      guard let notice = server.notice else { break }
+      server.notice = nil
+      return [.dismissNotice(id: notice.id)]
     default: break
     }
     return []

@@ -30,6 +30,8 @@ public struct AppState: Sendable, Hashable {
   public let mark: TruncationMark
   /// Which keys do what (config.toml's `[keys]`).
   public let keys: KeyBindings
+  /// The server's mark and notification (nothing without a server).
+  public var server = ServerLine()
 
   public init(
     width: Int, height: Int, mark: TruncationMark = .ellipsis, keys: KeyBindings = .standard
@@ -73,6 +75,7 @@ public struct AppState: Sendable, Hashable {
     case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
     case .settingChanged(let outcome): settingChanged(outcome)
     case .urlOpened(let failure): message = failure
+    case .serverChanged(let line): server = line
     }
     return []
   }

@@ -14,6 +14,8 @@ public enum HelpText {
       (bound(.open), "whole card: answer, link"),
       (bound(.undo), "undo the last swipe"),
       (bound(.settings), "settings: card types"),
+      (bound(.pull), "pull from the server"),
+      (bound(.dismiss), "dismiss the notice"),
       (bound(.help), "this help"),
       (bound(.quit, ["Ctrl-C"]), "quit"),
       ("", ""),

@@ -19,8 +19,13 @@ public enum AppScreen {
     if case .history(let browser) = state.mode, let prompt = browser.prompt {
       return HintBar.drawPrompt(prompt, into: &grid, palette: palette)
     }
+    let onFeed = state.mode == .feed
+    if onFeed, let notice = state.server.notice, grid.height > Geometry.minimumHeight {
+      HintBar.drawNotice(notice, keys: state.keys, into: &grid, palette: palette)
+    }
     HintBar.draw(
-      hints(state), message: state.message ?? state.saveProblem, into: &grid, palette: palette)
+      hints(state), message: state.message ?? state.saveProblem,
+      mark: onFeed && state.server.offline ? "offline" : nil, into: &grid, palette: palette)
   }
 
   private static func drawMode(

@@ -9,8 +9,11 @@ enum HintBar {
   /// A key and what it does.
   typealias Hint = (key: String, action: String)
 
+  /// Draws the hints, or the message; `mark` ("offline") goes quietly at the right end when
+  /// there is room for it beside the help hint.
   static func draw(
-    _ hints: [Hint], message: String?, into grid: inout CellGrid, palette: Palette
+    _ hints: [Hint], message: String?, mark: String? = nil, into grid: inout CellGrid,
+    palette: Palette
   ) {
     let row = grid.height - 1
     grid.clear(row: row, column: 0, width: grid.width, height: 1)
@@ -18,8 +21,13 @@ enum HintBar {
       grid.draw(" " + Untrusted.line(message) + " ", row: row, column: 0, style: palette.message)
       return
     }
+    var room = grid.width - 1
+    if let mark, let last = hints.last, cells(last) + mark.count + 3 <= room {
+      room -= mark.count + 2
+      grid.drawChrome(mark, row: row, column: grid.width - mark.count - 1, style: palette.quiet)
+    }
     var column = 1
-    for hint in fitting(hints, width: grid.width - 1) {
+    for hint in fitting(hints, width: room) {
       column = grid.drawChrome(hint.key, row: row, column: column, style: palette.key)
       column = grid.drawChrome(" " + hint.action, row: row, column: column, style: palette.quiet)
       column += 2
@@ -86,4 +94,18 @@ enum HintBar {
   static let settings: [Hint] = [("↑↓", "move"), ("Space", "toggle"), ("Esc", "back")]
   static let help: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
   static let confirm: [Hint] = [("y", "yes"), ("n", "no")]
+
+  /// The server's notification on the row above the hint bar, with the key that dismisses it.
+  static func drawNotice(
+    _ notice: ServerLine.Notice, keys: KeyBindings, into grid: inout CellGrid, palette: Palette
+  ) {
+    let row = grid.height - 2
+    grid.clear(row: row, column: 0, width: grid.width, height: 1)
+    let dismiss = "  \(first(keys, .dismiss)) dismiss"
+    let room = max(grid.width - 2 - dismiss.count, 1)
+    let text = Untrusted.line(notice.text)
+    let shown = CardLayout.layout(title: nil, body: text, width: room, height: 1).lines.first ?? ""
+    let column = grid.draw(" " + shown, row: row, column: 0, style: palette.message)
+    grid.drawChrome(dismiss, row: row, column: column, style: palette.quiet)
+  }
 }

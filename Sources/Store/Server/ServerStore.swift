@@ -274,6 +274,25 @@ public struct ServerStore: Sendable {
     }
   }
 
+  /// The newest notification not dismissed and not expired at `time` (server milliseconds):
+  /// its id and text.
+  public func notice(at time: Int64) throws -> (id: String, text: String)? {
+    try database.read { db in
+      try db.rows(
+        "SELECT id, text FROM server_notifications WHERE dismissed = 0 "
+          + "AND (expires_at IS NULL OR expires_at > ?) "
+          + "ORDER BY created_at DESC, id DESC LIMIT 1", [.integer(time)]
+      ) { (id: $0.text(0) ?? "", text: $0.text(1) ?? "") }.first
+    }
+  }
+
+  /// Marks a notification read: it does not show again, even when a pull sends it again.
+  public func dismiss(id: String) throws {
+    try database.write { db in
+      try db.run("UPDATE server_notifications SET dismissed = 1 WHERE id = ?", [.text(id)])
+    }
+  }
+
   /// Drops every server card and score (the server changed).
   private static func forgetCards(_ db: Connection) throws {
     try db.run(

@@ -1,0 +1,97 @@
+import App
+import CommandSupport
+import Dispatch
+import FeedCore
+import FeedPipeline
+import ServerAPI
+import Store
+import Synchronization
+import Terminal
+
+/// The app's link to the CTFO server: pulls on a queue of its own, at launch, every
+/// `pull-interval` and when asked (`r`), one at a time; a pull asked for while one runs is
+/// folded into it. Each pull's end is kept for the UI thread and wakes it; swiping never waits.
+///
+/// A pull's scores reach the running feed at once. Cards it adds or removes reach the feed at
+/// the next launch (live sources, issue 16); a removed card is gone from the index, so the
+/// feed skips it if its turn comes.
+final class ServerLink: Sendable {
+  private let pull: ServerPull
+  private let store: ServerStore
+  private let feed: Feed
+  private let enabled: @Sendable () -> Set<String>
+  private let wake: WakePipe
+  private let queue = DispatchQueue(label: "ctfo.server")
+  // Dispatch sources are safe to use from any thread; Dispatch does not say Sendable.
+  nonisolated(unsafe) private let timer: any DispatchSourceTimer
+  private let state = Mutex(State())
+
+  private struct State {
+    var queued = false
+    var line: ServerLine?
+  }
+
+  /// How long a pull may take.
+  static let deadline = Duration.seconds(10)
+
+  init(
+    pull: ServerPull, store: ServerStore, feed: Feed, interval: Int, wake: WakePipe,
+    enabled: @escaping @Sendable () -> Set<String>
+  ) {
+    self.pull = pull
+    self.store = store
+    self.feed = feed
+    self.wake = wake
+    self.enabled = enabled
+    timer = DispatchSource.makeTimerSource(queue: queue)
+    timer.schedule(
+      deadline: .now() + .seconds(interval), repeating: .seconds(interval), leeway: .seconds(5))
+  }
+
+  /// Pulls now, and every interval from now on.
+  func start() {
+    timer.setEventHandler { [weak self] in self?.request() }
+    timer.resume()
+    request()
+  }
+
+  func stop() { timer.cancel() }
+
+  /// Asks for a pull; nothing more when one is already waiting to run.
+  func request() {
+    let first = state.withLock { state in
+      defer { state.queued = true }
+      return !state.queued
+    }
+    guard first else { return }
+    queue.async { [self] in run() }
+  }
+
+  /// The line to show since the last call, if a pull ended meanwhile.
+  func take() -> ServerLine? {
+    state.withLock { state in
+      defer { state.line = nil }
+      return state.line
+    }
+  }
+
+  func dismiss(id: String) {
+    queue.async { [store] in try? store.dismiss(id: id) }
+  }
+
+  private func run() {
+    state.withLock { $0.queued = false }
+    let outcome = pull.run(deadline: .now + Self.deadline)
+    if case .applied = outcome, let scores = try? store.scores(of: enabled()) {
+      feed.updateScores(scores)
+    }
+    var line = ServerLine()
+    if case .failed = outcome { line.offline = true }
+    let now = APIClient.systemMilliseconds()
+    if let notice = try? store.notice(at: now) {
+      line.notice = ServerLine.Notice(id: notice.id, text: notice.text)
+    }
+    state.withLock { $0.line = line }
+    wake.wake()
+  }
+}

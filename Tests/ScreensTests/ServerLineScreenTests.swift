@@ -1,0 +1,47 @@
+import App
+import CardText
+import FeedCore
+import Screens
+import TestSupport
+import Testing
+
+/// The offline mark sits at the right end of the feed's hint bar; the notification takes the
+/// row above it, its text sanitised and cut to the row, with the key that dismisses it.
+@Suite struct ServerLineScreenTests {
+  private func rows(_ state: AppState, width: Int = 80) -> [String] {
+    var grid = CellGrid(width: width, height: state.height)
+    AppScreen.render(state, into: &grid, colour: false)
+    return grid.lines
+  }
+
+  private func feed(width: Int = 80, _ line: ServerLine) -> AppState {
+    var state = AppState(width: width, height: 24)
+    let card = Fixtures.prepared(Fixtures.asciiCard, width: width, height: 24)
+    _ = state.reduce(.dealt(.card(card), position: 0))
+    _ = state.reduce(.serverChanged(line))
+    return state
+  }
+
+  @Test func offlineIsAQuietMarkBesideTheHints() {
+    let bar = rows(feed(ServerLine(offline: true))).last ?? ""
+    #expect(bar.hasSuffix("offline "), "\(bar)")
+    #expect(bar.contains("? help"), "\(bar)")
+    #expect(!(rows(feed(ServerLine())).last ?? "").contains("offline"))
+  }
+
+  @Test func theNoticeIsOneSanitisedLineAboveTheHints() {
+    let text = "Server says \u{1B}[31mhello\u{202E} " + String(repeating: "long ", count: 30)
+    let screen = rows(feed(ServerLine(notice: .init(id: "n", text: text))))
+    let line = screen[screen.count - 2]
+    #expect(line.contains("Server says") && line.contains("c dismiss"), "\(line)")
+    #expect(!line.contains("\u{1B}") && !line.contains("\u{202E}"), "\(line)")
+    #expect(DisplayWidth.of(line) <= 80, "\(line)")
+  }
+
+  @Test func theHistoryShowsNeither() {
+    var state = feed(ServerLine(offline: true, notice: .init(id: "n", text: "Hello")))
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 2), total: 2))
+    let screen = rows(state)
+    #expect(!screen.contains { $0.contains("offline") || $0.contains("Hello") }, "\(screen)")
+  }
+}
