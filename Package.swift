@@ -53,7 +53,7 @@ let package = Package(
     // 2026-11-24, "An HTTP client of our own").
     .target(name: "HTTP", dependencies: ["CTLS"]),
     // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
-    .target(name: "ServerAPI", dependencies: ["HTTP"]),
+    .target(name: "ServerAPI", dependencies: ["HTTP", "FeedCore"]),
     .target(
       name: "CommandSupport",
       dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"]),

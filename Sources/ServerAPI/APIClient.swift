@@ -1,3 +1,4 @@
+import FeedCore
 import HTTP
 
 #if canImport(FoundationEssentials)
@@ -135,6 +136,9 @@ public struct APIClient: Sendable {
   private static func decode<T: Decodable>(_ type: T.Type, _ answer: HTTPResponse) throws(APIError)
     -> T
   {
+    guard !JSONNesting.exceeds(answer.body) else {
+      throw .invalid("\(T.self): arrays or objects nested over \(JSONNesting.limit) deep")
+    }
     do { return try JSONDecoder().decode(type, from: Data(answer.body)) } catch {
       throw .invalid("\(T.self): \(Self.reason(error))")
     }
@@ -159,7 +163,7 @@ public struct APIClient: Sendable {
       let after = answer.header("Retry-After").flatMap { Int($0) }.map { min(max($0, 0), 86_400) }
       return .unavailable(status: answer.status, retryAfter: after)
     default:
-      let error = try? JSONDecoder().decode(Wire.ErrorAnswer.self, from: Data(answer.body))
+      let error = errorAnswer(answer)
       return .refused(
         status: answer.status, code: error?.error.code ?? "unknown",
         message: error?.error.message ?? "no message")
@@ -167,7 +171,11 @@ public struct APIClient: Sendable {
   }
 
   private static func errorMessage(_ answer: HTTPResponse) -> String? {
-    (try? JSONDecoder().decode(Wire.ErrorAnswer.self, from: Data(answer.body)))?.error.message
+    errorAnswer(answer)?.error.message
+  }
+
+  private static func errorAnswer(_ answer: HTTPResponse) -> Wire.ErrorAnswer? {
+    try? decode(Wire.ErrorAnswer.self, answer)
   }
 
   /// `id` as one path segment: every byte outside RFC 3986's unreserved set percent-encoded.

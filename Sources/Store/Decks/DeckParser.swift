@@ -62,6 +62,9 @@ struct DeckParser {
       return .problem("not valid JSON: a NUL byte or a UTF-16 mark; decks are UTF-8")
     }
     if Self.hasTrailingComma(bytes) { return .problem("not valid JSON: a comma before } or ]") }
+    if JSONNesting.exceeds(bytes) {
+      return .problem("not a card: arrays or objects nested over \(JSONNesting.limit) deep")
+    }
     let text = String(decoding: bytes, as: UTF8.self)
     do {
       let record = try decoder.decode(LineRecord.self, from: Data(text.utf8))
