@@ -8,7 +8,7 @@ import CFuzzDriver  // Its `main`, for a build without libFuzzer.
 ///
 ///     CTFO_FUZZ=decks .build/fuzz/debug/ctfo-fuzz -max_total_time=60 Tests/Fuzz/Corpus/decks
 enum Harness: String {
-  case decks, text, config, keys
+  case decks, text, config, keys, answers
 
   /// Runs the harness on one input; a broken invariant traps.
   func run(_ bytes: UnsafeRawBufferPointer) {
@@ -17,6 +17,7 @@ enum Harness: String {
     case .text: TextHarness.run(bytes)
     case .config: ConfigHarness.run(bytes)
     case .keys: KeyHarness.run(bytes)
+    case .answers: AnswerHarness.run(bytes)
     }
   }
 }
@@ -26,7 +27,7 @@ let chosen: Harness = {
   guard let name = getenv("CTFO_FUZZ").map({ String(cString: $0) }),
     let harness = Harness(rawValue: name)
   else {
-    var message = "ctfo-fuzz: set CTFO_FUZZ to decks, text, config or keys\n"
+    var message = "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys or answers\n"
     message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(2)
   }
