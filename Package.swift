@@ -19,6 +19,9 @@ let package = Package(
     .systemLibrary(name: "CNcursesw"),
     .systemLibrary(name: "CSQLite"),
     .target(name: "CSQLiteExtras"),
+    // The SQLite layer the state database and the server's store share: connections with
+    // cached statements, WAL handling, one lane per connection.
+    .target(name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras"]),
     // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
     // are wrapped in C (Sources/CTLS/tls.c).
     .target(
@@ -46,7 +49,7 @@ let package = Package(
     .target(
       name: "Store",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "CSQLite", "CSQLiteExtras", "ServerAPI",
+        "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI",
       ]),
     .target(name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"]),
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
@@ -98,7 +101,8 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "StoreTests", dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI"], exclude: ["Fixtures"]),
+      name: "StoreTests", dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
     .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
     .testTarget(

@@ -1,3 +1,5 @@
+import SQL
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import SQL
 import FeedCore
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import FeedCore
+import SQL
 import Synchronization
 
 #if canImport(Glibc)

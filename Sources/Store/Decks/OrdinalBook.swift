@@ -1,4 +1,5 @@
 import FeedCore
+import SQL
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

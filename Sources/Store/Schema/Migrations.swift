@@ -1,3 +1,5 @@
+import SQL
+
 /// The schema, as one list of migrations; the database records how many ran in
 /// `PRAGMA user_version`. A migration that shipped is never edited: append `v4`, `v5`, ...
 enum Migrations {

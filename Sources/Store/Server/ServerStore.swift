@@ -1,5 +1,6 @@
 import CardText
 import FeedCore
+import SQL
 import ServerAPI
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import FeedCore
+import SQL
 
 /// History, settings, undo tombstones and the reaction outbox in the state database.
 ///

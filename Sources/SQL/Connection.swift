@@ -5,15 +5,15 @@ import CSQLiteExtras
 ///
 /// Not thread-safe: a `Lane` serialises its use. Every connection waits up to 5 s for a lock
 /// another process holds (the app beside `ctfo next`).
-final class Connection {
+public final class Connection {
   /// How the connection is used: the writer keeps a small WAL at close (see `WALFrames`).
-  enum Role { case writer, reader, readOnly }
+  public enum Role { case writer, reader, readOnly }
 
-  let handle: OpaquePointer
+  public let handle: OpaquePointer
   private var statements: [String: Statement] = [:]
   private let walFrames: WALFrames?
 
-  init(path: String, role: Role) throws(SQLiteError) {
+  public init(path: String, role: Role) throws(SQLiteError) {
     let access =
       switch role {
       case .writer: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -39,7 +39,7 @@ final class Connection {
   }
 
   /// The statement for `sql`, prepared once per connection.
-  func statement(_ sql: String) throws(SQLiteError) -> Statement {
+  public func statement(_ sql: String) throws(SQLiteError) -> Statement {
     if let statement = statements[sql] { return statement }
     let statement = try Statement(handle, sql)
     statements[sql] = statement
@@ -47,35 +47,35 @@ final class Connection {
   }
 
   /// Runs one statement with `values` bound.
-  func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+  public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
     try statement(sql).run(values)
   }
 
   /// The rows of one query, read by `row`.
-  func rows<T>(
+  public func rows<T>(
     _ sql: String, _ values: [SQLiteValue] = [], _ row: (Statement) throws(SQLiteError) -> T
   ) throws(SQLiteError) -> [T] {
     try statement(sql).rows(values, row)
   }
 
   /// Runs `sql`, which may hold several statements (a migration), without caching it.
-  func execute(_ sql: String) throws(SQLiteError) {
+  public func execute(_ sql: String) throws(SQLiteError) {
     guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
       throw SQLiteError(handle)
     }
   }
 
-  var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
   /// The rows the last INSERT, UPDATE or DELETE changed.
-  var changes: Int { Int(sqlite3_changes(handle)) }
+  public var changes: Int { Int(sqlite3_changes(handle)) }
 
   /// Whether a transaction is open on this connection.
-  var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+  public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
   /// Runs `body` in one transaction, committed when it returns and rolled back when it
   /// throws; inside another, in that one. `immediate` takes the write lock first, so a write
   /// never fails on a snapshot another process made stale.
-  func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+  public func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
     guard !isInTransaction else { return try body() }
     try run(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
     do {

@@ -9,7 +9,7 @@ import Synchronization
 /// A connection behind a mutex, opened on first use, which the thread holding it may enter
 /// again: a store call made inside `StateDatabase.transaction { }` joins that transaction
 /// instead of waiting for itself.
-final class Lane: Sendable {
+public final class Lane: Sendable {
   private let connection: Mutex<Connection?>
   private let open: @Sendable () throws -> Connection
   /// The thread inside `run` (0 for none), written only by that thread.
@@ -19,16 +19,17 @@ final class Lane: Sendable {
   private let held = Atomic<UInt>(0)
 
   /// A lane on `connection` (nil: opened by `open` on first use, and again after `close`).
-  init(_ connection: sending Connection?, open: @escaping @Sendable () throws -> Connection) {
+  public init(_ connection: sending Connection?, open: @escaping @Sendable () throws -> Connection)
+  {
     self.connection = Mutex(connection)
     self.open = open
   }
 
   /// Whether the calling thread is inside `run` on this lane.
-  var isHeldByCurrentThread: Bool { holder.load(ordering: .acquiring) == Self.currentThread }
+  public var isHeldByCurrentThread: Bool { holder.load(ordering: .acquiring) == Self.currentThread }
 
   /// Runs `body` with the connection, holding the lane (or within the caller's hold).
-  func run<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+  public func run<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
     let me = Self.currentThread
     if holder.load(ordering: .acquiring) == me, let entered = heldConnection {
       return try body(entered)
@@ -54,7 +55,7 @@ final class Lane: Sendable {
   }
 
   /// Closes the connection (it opens again on the next `run`).
-  func close() {
+  public func close() {
     connection.withLock { $0 = nil }
   }
 

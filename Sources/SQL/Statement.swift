@@ -2,7 +2,7 @@ import CSQLite
 
 /// A prepared statement of one `Connection`: bind, step, read columns. Not thread-safe; its
 /// connection's `Lane` serialises the calls.
-final class Statement {
+public final class Statement {
   private let connection: OpaquePointer
   private let handle: OpaquePointer
 
@@ -19,14 +19,14 @@ final class Statement {
   deinit { sqlite3_finalize(handle) }
 
   /// Runs to the end with `values` bound to the parameters 1, 2, ..., ignoring rows.
-  func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+  public func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
     bind(values)
     defer { sqlite3_reset(handle) }
     while try step() {}
   }
 
   /// Every row, read by `row`, with `values` bound to the parameters 1, 2, ...
-  func rows<T>(
+  public func rows<T>(
     _ values: [SQLiteValue] = [], _ row: (Statement) throws(SQLiteError) -> T
   ) throws(SQLiteError) -> [T] {
     bind(values)
@@ -36,18 +36,18 @@ final class Statement {
     return result
   }
 
-  func text(_ column: Int32) -> String? {
+  public func text(_ column: Int32) -> String? {
     guard let bytes = sqlite3_column_text(handle, column) else { return nil }
     let count = Int(sqlite3_column_bytes(handle, column))
     return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
   }
 
-  func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-  func real(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
-  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+  public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+  public func real(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+  public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
   /// An integer column that may be NULL.
-  func optionalInteger(_ column: Int32) -> Int? {
+  public func optionalInteger(_ column: Int32) -> Int? {
     isNull(column) ? nil : Int(integer(column))
   }
 
@@ -94,12 +94,12 @@ final class Statement {
 }
 
 /// A value bound to a statement's parameter.
-enum SQLiteValue {
+public enum SQLiteValue: Sendable {
   case text(String)
   case integer(Int64)
   case real(Double)
   case null
 
-  static func text(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
-  static func integer(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+  public static func text(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
+  public static func integer(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
 }
