@@ -5,12 +5,15 @@ let package = Package(
   name: "ctfo",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "ctfo", targets: ["ctfo"])
+    .executable(name: "ctfo", targets: ["ctfo"]),
+    .executable(name: "ctfo-server", targets: ["ctfo-server"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -73,6 +76,23 @@ let package = Package(
         .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))
       ]
     ),
+    // The reference CTFO server, a product of its own (Hummingbird, Foundation): its routes
+    // and store in a library the tests start on loopback, and the `ctfo-server` command.
+    .target(
+      name: "CTFOServer",
+      dependencies: [
+        "SQL", "ServerAPI", "FeedCore", "CTLS",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .executableTarget(
+      name: "ctfo-server",
+      dependencies: [
+        "CTFOServer", "ServerAPI", "Store", "CommandSupport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .executableTarget(
       name: "ctfo-bench",
       dependencies: ["FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store"]

@@ -67,6 +67,9 @@ public struct Paths: Equatable, Sendable {
     return Self.jsonl(in: bundledDecks) + Self.jsonl(in: userDecks) + flagged
   }
 
+  /// The bundled decks' files, by name (what `ctfo-server` serves by default).
+  public var bundledDeckFiles: [String] { Self.jsonl(in: bundledDecks) }
+
   /// The `*.jsonl` files of `folder`, by name; none when it cannot be read.
   static func jsonl(in folder: String?) -> [String] {
     guard let folder, let directory = opendir(folder) else { return [] }

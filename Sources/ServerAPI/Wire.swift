@@ -32,6 +32,16 @@ public enum Wire {
     public var cacheKey: String
     public var distinctId: String
     public var serverTime: Int64
+
+    public init(
+      token: String, tokenExpiresAt: Int64, cacheKey: String, distinctId: String, serverTime: Int64
+    ) {
+      self.token = token
+      self.tokenExpiresAt = tokenExpiresAt
+      self.cacheKey = cacheKey
+      self.distinctId = distinctId
+      self.serverTime = serverTime
+    }
   }
 
   /// The `200` answer of `GET /v1/pull`: the change since the client's cache key, or
@@ -174,7 +184,14 @@ public enum Wire {
     public struct Detail: Codable, Sendable, Equatable {
       public var code: String
       public var message: String
+
+      public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+      }
     }
     public var error: Detail
+
+    public init(error: Detail) { self.error = error }
   }
 }

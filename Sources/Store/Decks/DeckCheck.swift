@@ -1,3 +1,5 @@
+import FeedCore
+
 /// Checks deck files without touching the database (`ctfo deck check FILE...`): the same
 /// parser as the index, the same problems, duplicate ids across the files included.
 public enum DeckCheck {
@@ -9,35 +11,51 @@ public enum DeckCheck {
     public var types: [String: Int] = [:]
   }
 
+  /// What the decks hold: the check's report, the cards that load (a later card wins a
+  /// duplicate id, as in `DeckIndex.sync`) and the types their headers declare.
+  public struct Contents: Sendable {
+    public var report = Report()
+    public var cards: [Card] = []
+    public var types: [CardType] = []
+  }
+
   /// Checks `paths` in order; a later card wins a duplicate id, as in `DeckIndex.sync`.
-  public static func check(_ paths: [String]) -> Report {
-    var report = Report()
-    var firstSeen: [String: (path: String, line: Int)] = [:]
+  public static func check(_ paths: [String]) -> Report { read(paths, keepCards: false).report }
+
+  /// Reads `paths` in order, with the problems `check` finds (the server loads its decks so).
+  public static func read(_ paths: [String], keepCards: Bool = true) -> Contents {
+    var contents = Contents()
+    var firstSeen: [String: (path: String, line: Int, index: Int)] = [:]
     for path in paths {
       do {
         var parser = DeckParser()
         try DeckFile(path: path).forEachLine { text, line in
           switch parser.parse(text) {
-          case .blank, .header: break
+          case .blank: break
+          case .header(let header): contents.types += header.types
           case .problem(let message):
-            report.problems.append(DeckProblem(path: path, line: line, message: message))
+            contents.report.problems.append(DeckProblem(path: path, line: line, message: message))
           case .card(let card):
-            if let earlier = firstSeen.updateValue((path, line), forKey: card.id) {
-              report.problems.append(
+            if let earlier = firstSeen[card.id] {
+              contents.report.problems.append(
                 DeckProblem(
                   path: path, line: line,
                   message: "duplicate id \"\(card.id)\" replaces \(earlier.path):\(earlier.line)"))
+              if keepCards { contents.cards[earlier.index] = card }
+              firstSeen[card.id] = (path, line, earlier.index)
             } else {
-              report.cards += 1
-              report.types[card.type, default: 0] += 1
+              firstSeen[card.id] = (path, line, contents.cards.count)
+              contents.report.cards += 1
+              contents.report.types[card.type, default: 0] += 1
+              if keepCards { contents.cards.append(card) }
             }
           }
         }
       } catch {
-        report.problems.append(
+        contents.report.problems.append(
           error as? DeckProblem ?? DeckProblem(path: path, message: "\(error)"))
       }
     }
-    return report
+    return contents
   }
 }

@@ -1,0 +1,45 @@
+import ServerAPI
+
+/// What the server keeps: cards, types, scores, tokens and notifications, each change stamped
+/// with a revision so that a pull sends only what changed since the client's cache key.
+///
+/// The routes see only this protocol: the SQLite store is the one there is; a PostgreSQL one
+/// (several server processes) can follow without touching them.
+public protocol CardStore: Sendable {
+  /// The change since `revision` (everything when nil), in the order of `feed`.
+  func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int) throws -> Changes
+  /// The current revision: the one a pull's cache key names.
+  func revision() throws -> Int64
+  /// A random value made once per store: cache keys of another store are unknown here.
+  func epoch() throws -> String
+  /// One card whole, nil when there is none (or it was removed).
+  func card(id: String) throws -> Wire.Card?
+  /// Brings the stored cards and types to the decks': new and changed ones get a new
+  /// revision, cards the decks no longer hold are removed.
+  func load(cards: [Wire.Card], types: [Wire.CardType]) throws -> LoadReport
+  /// Sets a card's score, stated now.
+  func score(cardId: String, score: Double, at time: Int64) throws -> Bool
+  /// Adds a notification for every user.
+  func notify(id: String, text: String, at time: Int64) throws
+  /// Stores a token's hash for an install; returns the distinct id of the install.
+  func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) throws -> String
+  /// The install a token's hash belongs to, if it has not expired at `time`.
+  func install(forToken hash: [UInt8], at time: Int64) throws -> String?
+}
+
+/// The change a pull sends.
+public struct Changes: Sendable {
+  public var full: Bool
+  public var types: [Wire.CardType] = []
+  public var cards: [Wire.Card] = []
+  public var removed: [String] = []
+  public var scores: [Wire.Score] = []
+  public var notifications: [Wire.Notification] = []
+}
+
+/// What loading the decks changed.
+public struct LoadReport: Sendable, Equatable {
+  public var added = 0
+  public var changed = 0
+  public var removed = 0
+}

@@ -1,0 +1,305 @@
+import SQL
+import ServerAPI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The server's store in one SQLite file (`--data DIR`/server.sqlite), WAL mode, so the
+/// operator commands (`ctfo-server score`, `notify`) write while the server reads.
+///
+/// Every transaction that changes something takes the next revision and stamps the rows it
+/// writes with it; a removed card stays as a row marked removed, so a pull since an older
+/// revision can say it is gone.
+public final class SQLiteCardStore: CardStore {
+  private let lane: Lane
+
+  public init(path: String) throws {
+    let open: @Sendable () throws -> Connection = {
+      let connection = try Connection(path: path, role: .writer)
+      try connection.execute(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;")
+      return connection
+    }
+    let connection = try open()
+    try Self.migrate(connection)
+    lane = Lane(connection, open: open)
+  }
+
+  deinit { lane.close() }
+
+  // MARK: - Schema
+
+  /// The migrations; `PRAGMA user_version` counts those applied. A shipped one is never edited.
+  private static let migrations = [
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE types (
+      name TEXT PRIMARY KEY, label TEXT, colour TEXT, description TEXT,
+      revision INTEGER NOT NULL, removed INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE cards (
+      id TEXT PRIMARY KEY, type TEXT NOT NULL, title TEXT, body TEXT NOT NULL, source TEXT,
+      url TEXT, reveal TEXT, published_at INTEGER NOT NULL, revision INTEGER NOT NULL,
+      removed INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX cards_by_revision ON cards(revision);
+    CREATE TABLE scores (
+      card_id TEXT PRIMARY KEY, score REAL NOT NULL, scored_at INTEGER NOT NULL,
+      revision INTEGER NOT NULL);
+    CREATE INDEX scores_by_revision ON scores(revision);
+    CREATE TABLE installs (install_id TEXT PRIMARY KEY, distinct_id TEXT NOT NULL);
+    CREATE TABLE tokens (
+      hash TEXT PRIMARY KEY, install_id TEXT NOT NULL, expires_at INTEGER NOT NULL);
+    CREATE TABLE notifications (
+      id TEXT PRIMARY KEY, text TEXT NOT NULL, created_at INTEGER NOT NULL,
+      revision INTEGER NOT NULL);
+    """
+  ]
+
+  private static func migrate(_ db: Connection) throws {
+    try db.transaction(immediate: true) {
+      let version = try db.rows("PRAGMA user_version") { Int($0.integer(0)) }.first ?? 0
+      guard version < migrations.count else { return }
+      for sql in migrations[version...] { try db.execute(sql) }
+      try db.execute("PRAGMA user_version = \(migrations.count)")
+      try db.run(
+        "INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?), ('revision', '0')",
+        [.text(Token.random(bytes: 6))])
+    }
+  }
+
+  // MARK: - Revisions
+
+  public func revision() throws -> Int64 {
+    try lane.run { db in try Self.revision(db) }
+  }
+
+  public func epoch() throws -> String {
+    try lane.run { db in
+      try db.rows("SELECT value FROM meta WHERE key = 'epoch'") { $0.text(0) ?? "" }.first ?? ""
+    }
+  }
+
+  private static func revision(_ db: Connection) throws -> Int64 {
+    try db.rows("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'revision'") {
+      $0.integer(0)
+    }.first ?? 0
+  }
+
+  /// Runs `body` in a write transaction with the next revision; the revision is kept only if
+  /// `body` changed something.
+  private func changing<T: Sendable>(_ body: (Connection, Int64) throws -> (T, changed: Bool))
+    throws
+    -> T
+  {
+    try lane.run { db in
+      try db.transaction(immediate: true) {
+        let next = try Self.revision(db) + 1
+        let (result, changed) = try body(db, next)
+        if changed {
+          try db.run(
+            "UPDATE meta SET value = ? WHERE key = 'revision'", [.text(String(next))])
+        }
+        return result
+      }
+    }
+  }
+
+  // MARK: - Pulls
+
+  public func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int) throws -> Changes {
+    try lane.run { db in
+      try db.transaction(immediate: false) {
+        let since = revision ?? -1
+        var changes = Changes(full: revision == nil)
+        changes.types = try db.rows(
+          "SELECT name, label, colour, description FROM types WHERE revision > ? AND removed = 0 "
+            + "ORDER BY name", [.integer(since)]
+        ) {
+          Wire.CardType(
+            name: $0.text(0) ?? "", label: $0.text(1), colour: $0.text(2), description: $0.text(3))
+        }
+        let order =
+          feed == .hot
+          ? "ORDER BY s.score IS NULL, s.score DESC, c.id" : "ORDER BY c.published_at DESC, c.id"
+        let rows = try db.rows(
+          "SELECT c.id, c.type, c.title, c.body, c.source, c.url, c.reveal, c.published_at, "
+            + "c.removed FROM cards c LEFT JOIN scores s ON s.card_id = c.id "
+            + "WHERE c.revision > ? \(order)", [.integer(since)]
+        ) { row in
+          (
+            card: Wire.Card(
+              id: row.text(0) ?? "", type: row.text(1) ?? "", title: row.text(2),
+              body: row.text(3), source: row.text(4), url: row.text(5), reveal: row.text(6),
+              publishedAt: row.integer(7)),
+            removed: row.integer(8) != 0
+          )
+        }
+        for row in rows {
+          if row.removed {
+            if revision != nil { changes.removed.append(row.card.id) }
+            continue
+          }
+          var card = row.card
+          if let body = card.body, body.utf8.count > bodyLimit {
+            card.body = nil
+            card.bodyOmitted = true
+          }
+          changes.cards.append(card)
+        }
+        changes.scores = try scores(db, since: since, feed: feed, sent: changes.cards)
+        changes.notifications = try db.rows(
+          "SELECT id, text, created_at FROM notifications ORDER BY created_at DESC, id LIMIT 100"
+        ) {
+          Wire.Notification(id: $0.text(0) ?? "", text: $0.text(1) ?? "", createdAt: $0.integer(2))
+        }
+        return changes
+      }
+    }
+  }
+
+  /// `hot`: the operator's scores changed since `since`; `recent`: each card sent scored by
+  /// its time of publication, so the client deals the newest first.
+  private func scores(
+    _ db: Connection, since: Int64, feed: PullFeed, sent: [Wire.Card]
+  ) throws -> [Wire.Score] {
+    guard feed == .hot else {
+      return sent.map { card in
+        let time = card.publishedAt ?? 0
+        return Wire.Score(cardId: card.id, score: Double(time) / 1000, scoredAt: time)
+      }
+    }
+    return try db.rows(
+      "SELECT s.card_id, s.score, s.scored_at FROM scores s JOIN cards c ON c.id = s.card_id "
+        + "WHERE s.revision > ? AND c.removed = 0 ORDER BY s.card_id", [.integer(since)]
+    ) { Wire.Score(cardId: $0.text(0) ?? "", score: $0.real(1), scoredAt: $0.integer(2)) }
+  }
+
+  public func card(id: String) throws -> Wire.Card? {
+    try lane.run { db in
+      try db.rows(
+        "SELECT id, type, title, body, source, url, reveal, published_at FROM cards "
+          + "WHERE id = ? AND removed = 0", [.text(id)]
+      ) { row in
+        Wire.Card(
+          id: row.text(0) ?? "", type: row.text(1) ?? "", title: row.text(2), body: row.text(3),
+          source: row.text(4), url: row.text(5), reveal: row.text(6), publishedAt: row.integer(7))
+      }.first
+    }
+  }
+
+  // MARK: - Decks
+
+  public func load(cards: [Wire.Card], types: [Wire.CardType]) throws -> LoadReport {
+    let now = Clock.milliseconds()
+    return try changing { db, revision in
+      var report = LoadReport()
+      var typesChanged = 0
+      for type in types {
+        try db.run(
+          "INSERT INTO types (name, label, colour, description, revision) VALUES (?, ?, ?, ?, ?) "
+            + "ON CONFLICT (name) DO UPDATE SET label = excluded.label, colour = excluded.colour, "
+            + "description = excluded.description, revision = excluded.revision, removed = 0 "
+            + "WHERE (label, colour, description, removed) IS NOT "
+            + "(excluded.label, excluded.colour, excluded.description, 0)",
+          [
+            .text(type.name), .text(type.label), .text(type.colour), .text(type.description),
+            .integer(revision),
+          ])
+        typesChanged += db.changes
+      }
+      try db.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS listed (id TEXT PRIMARY KEY); DELETE FROM listed;")
+      let list = try db.statement("INSERT OR IGNORE INTO listed (id) VALUES (?)")
+      for card in cards {
+        try list.run([.text(card.id)])
+        let values: [SQLiteValue] = [
+          .text(card.id), .text(card.type), .text(card.title), .text(card.body ?? ""),
+          .text(card.source), .text(card.url), .text(card.reveal), .integer(now),
+          .integer(revision),
+        ]
+        let existed = try db.rows("SELECT removed FROM cards WHERE id = ?", [.text(card.id)]) {
+          $0.integer(0)
+        }.first
+        try db.run(
+          "INSERT INTO cards (id, type, title, body, source, url, reveal, published_at, revision) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+            + "type = excluded.type, title = excluded.title, body = excluded.body, "
+            + "source = excluded.source, url = excluded.url, reveal = excluded.reveal, "
+            + "revision = excluded.revision, removed = 0, published_at = CASE WHEN removed "
+            + "THEN excluded.published_at ELSE published_at END "
+            + "WHERE (type, title, body, source, url, reveal, removed) IS NOT (excluded.type, "
+            + "excluded.title, excluded.body, excluded.source, excluded.url, excluded.reveal, 0)",
+          values)
+        if db.changes > 0 {
+          if existed == nil || existed == 1 { report.added += 1 } else { report.changed += 1 }
+        }
+      }
+      try db.run(
+        "UPDATE cards SET removed = 1, revision = ? WHERE removed = 0 "
+          + "AND id NOT IN (SELECT id FROM listed)", [.integer(revision)])
+      report.removed = db.changes
+      return (report, report != LoadReport() || typesChanged > 0)
+    }
+  }
+
+  // MARK: - Operators
+
+  public func score(cardId: String, score: Double, at time: Int64) throws -> Bool {
+    try changing { db, revision in
+      let known = try db.rows("SELECT 1 FROM cards WHERE id = ? AND removed = 0", [.text(cardId)]) {
+        _ in true
+      }
+      guard !known.isEmpty else { return (false, false) }
+      try db.run(
+        "INSERT OR REPLACE INTO scores (card_id, score, scored_at, revision) VALUES (?, ?, ?, ?)",
+        [.text(cardId), .real(score), .integer(time), .integer(revision)])
+      return (true, true)
+    }
+  }
+
+  public func notify(id: String, text: String, at time: Int64) throws {
+    try changing { db, revision in
+      try db.run(
+        "INSERT OR REPLACE INTO notifications (id, text, created_at, revision) VALUES (?, ?, ?, ?)",
+        [.text(id), .text(text), .integer(time), .integer(revision)])
+      return ((), true)
+    }
+  }
+
+  // MARK: - Tokens
+
+  public func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) throws -> String {
+    try lane.run { db in
+      try db.transaction(immediate: true) {
+        try db.run(
+          "INSERT OR IGNORE INTO installs (install_id, distinct_id) VALUES (?, ?)",
+          [.text(installId), .text("d-" + Token.random(bytes: 8))])
+        try db.run(
+          "INSERT INTO tokens (hash, install_id, expires_at) VALUES (?, ?, ?)",
+          [.text(Token.hex(hash)), .text(installId), .integer(expiresAt)])
+        try db.run("DELETE FROM tokens WHERE expires_at < ?", [.integer(Clock.milliseconds())])
+        return try db.rows(
+          "SELECT distinct_id FROM installs WHERE install_id = ?", [.text(installId)]
+        ) { $0.text(0) ?? "" }.first ?? ""
+      }
+    }
+  }
+
+  public func install(forToken hash: [UInt8], at time: Int64) throws -> String? {
+    try lane.run { db in
+      try db.rows(
+        "SELECT install_id FROM tokens WHERE hash = ? AND expires_at > ?",
+        [.text(Token.hex(hash)), .integer(time)]
+      ) { $0.text(0) ?? "" }.first
+    }
+  }
+}
+
+/// The wall clock in milliseconds since the epoch.
+enum Clock {
+  static func milliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+  }
+}

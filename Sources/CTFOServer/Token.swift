@@ -1,0 +1,38 @@
+import CTLS
+
+/// Tokens: 32 random bytes, given to the client in hex, kept by the server only as SHA-256.
+enum Token {
+  /// A new token: its text for the client, and the hash the store keeps.
+  static func make() -> (text: String, hash: [UInt8]) {
+    let text = random(bytes: 32)
+    return (text, hash(text))
+  }
+
+  static func hash(_ text: String) -> [UInt8] {
+    var digest = [UInt8](repeating: 0, count: 32)
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { ctfo_sha256($0.baseAddress, $0.count, &digest) }
+    return digest
+  }
+
+  /// `bytes` random bytes in hex.
+  static func random(bytes count: Int) -> String {
+    var bytes = [UInt8](repeating: 0, count: count)
+    if ctfo_random_bytes(&bytes, count) != 1 {
+      var generator = SystemRandomNumberGenerator()
+      for i in bytes.indices { bytes[i] = UInt8.random(in: .min ... .max, using: &generator) }
+    }
+    return hex(bytes)
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import CTFOServer
+import CommandSupport
+import Foundation
+import Hummingbird
+import Logging
+import ServerAPI
+import Store
+
+/// `ctfo-server`: the reference CTFO server (openapi.yaml) on the given decks.
+@main
+struct CTFOServerCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ctfo-server",
+    abstract: "The CTFO server: cards, scores and notifications for ctfo clients.",
+    discussion: """
+      Serves the cards of the decks it is given (the bundled decks by default) from a store \
+      under --data. Operators change scores and send notifications with `ctfo-server score` \
+      and `ctfo-server notify`, which write the same store while the server runs.
+      """,
+    subcommands: [Serve.self, Score.self, Notify.self], defaultSubcommand: Serve.self)
+}
+
+/// Where the store lives.
+struct DataOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The store's folder (default: $XDG_DATA_HOME/ctfo-server, else ~/.local/share/ctfo-server).",
+      valueName: "DIR"))
+  var data: String?
+
+  func store() throws -> SQLiteCardStore {
+    let folder = data ?? Self.defaultFolder()
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return try SQLiteCardStore(path: folder + "/server.sqlite")
+  }
+
+  private static func defaultFolder() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/ctfo-server" }
+    return (environment["HOME"] ?? ".") + "/.local/share/ctfo-server"
+  }
+}
+
+struct Serve: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "Serve the API (the default).")
+
+  @Option(name: .long, help: "The address to listen on.") var host = "127.0.0.1"
+  @Option(name: .long, help: "The port (0: any free one, printed on the first line).")
+  var port = 8080
+  @Option(
+    name: .long, parsing: .upToNextOption,
+    help: ArgumentHelp("Deck files to serve (default: the bundled decks).", valueName: "FILE"))
+  var deck: [String] = []
+  @Option(name: .long, help: "Requests a token may make per minute.") var rateLimit = 600
+  @Option(name: .long, help: "Bytes of a card body sent in a pull; longer ones are fetched alone.")
+  var pullBodyLimit = 4096
+  @OptionGroup var data: DataOptions
+
+  func run() async throws {
+    let store = try data.store()
+    let decks = deck.isEmpty ? Paths(home: nil).bundledDeckFiles : deck
+    let contents = DeckCheck.read(decks)
+    for problem in contents.report.problems {
+      FileHandle.standardError.write(Data("ctfo-server: \(problem)\n".utf8))
+    }
+    let loaded = try store.load(
+      cards: contents.cards.map {
+        Wire.Card(
+          id: $0.id, type: $0.type, title: $0.title, body: $0.body, source: $0.source,
+          url: $0.url, reveal: $0.reveal)
+      },
+      types: contents.types.map {
+        Wire.CardType(
+          name: $0.name, label: $0.label, colour: $0.colour, description: $0.description)
+      })
+    var logger = Logger(label: "ctfo-server")
+    logger.logLevel = .info
+    logger.info(
+      "decks loaded: \(contents.cards.count) cards (\(loaded.added) new, \(loaded.changed) changed, \(loaded.removed) removed)"
+    )
+    var settings = ServerSettings()
+    settings.requestsPerMinute = rateLimit
+    settings.pullBodyLimit = pullBodyLimit
+    let app = Application(
+      router: Routes.router(store: store, settings: settings),
+      configuration: .init(address: .hostname(host, port: port), serverName: "ctfo-server"),
+      onServerRunning: { channel in
+        let address = channel.localAddress
+        let line = "listening on \(host):\(address?.port ?? port)\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+      },
+      logger: logger)
+    try await app.runService()
+  }
+}
+
+struct Score: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Set a card's score (higher is dealt sooner in the hot feed).")
+
+  @Argument(help: "The card's id.") var card: String
+  @Argument(help: "The score.") var score: Double
+  @OptionGroup var data: DataOptions
+
+  func run() throws {
+    guard score.isFinite else { throw ValidationError("the score must be a finite number") }
+    guard
+      try data.store().score(
+        cardId: card, score: score, at: Int64(Date().timeIntervalSince1970 * 1000))
+    else { throw ValidationError("no card \(card) in the store") }
+  }
+}
+
+struct Notify: ParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "Send a notification to every user.")
+
+  @Argument(help: "The text (one line, at most 500 characters).") var text: String
+  @OptionGroup var data: DataOptions
+
+  func run() throws {
+    guard (1...500).contains(text.count), !text.contains(where: \.isNewline) else {
+      throw ValidationError("the text must be one line of 1 to 500 characters")
+    }
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    try data.store().notify(id: "n\(now)", text: text, at: now)
+  }
+}
