@@ -14,6 +14,7 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -84,6 +85,7 @@ let package = Package(
         "SQL", "ServerAPI", "FeedCore", "CTLS",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ]),
     .executableTarget(
       name: "ctfo-server",
@@ -129,7 +131,14 @@ let package = Package(
       name: "ScreensTests", dependencies: ["Screens", "App", "TestSupport"],
       exclude: ["Snapshots"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal", "App"]),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+    // The client against the real server, started on loopback by each test.
+    .testTarget(
+      name: "ServerAPITests",
+      dependencies: [
+        "ServerAPI", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP", "TestSupport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ]),
     .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: []),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.

@@ -42,4 +42,10 @@ public struct LoadReport: Sendable, Equatable {
   public var added = 0
   public var changed = 0
   public var removed = 0
+
+  public init(added: Int = 0, changed: Int = 0, removed: Int = 0) {
+    self.added = added
+    self.changed = changed
+    self.removed = removed
+  }
 }

@@ -2,6 +2,7 @@ import FeedCore
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServerAPI
 import Synchronization
 
@@ -28,10 +29,13 @@ public struct CTFOContext: RequestContext {
 
 /// The routes of the CTFO API (openapi.yaml): auth, pull, card.
 public enum Routes {
+  /// `onRequest` sees the path of every request as it arrives (the tests count them).
   public static func router(
-    store: any CardStore, settings: ServerSettings = ServerSettings(), logRequests: Bool = true
+    store: any CardStore, settings: ServerSettings = ServerSettings(), logRequests: Bool = true,
+    onRequest: (@Sendable (String) -> Void)? = nil
   ) -> Router<CTFOContext> {
     let router = Router(context: CTFOContext.self)
+    if let onRequest { router.add(middleware: RequestObserver(onRequest: onRequest)) }
     router.add(middleware: ErrorMiddleware())
     if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
     let limiter = RateLimiter(perMinute: settings.requestsPerMinute)
@@ -59,7 +63,14 @@ public enum Routes {
   private static func auth(
     _ request: Request, store: any CardStore, settings: ServerSettings
   ) async throws -> Response {
-    let body = try await request.body.collect(upTo: settings.requestBodyLimit)
+    let body: ByteBuffer
+    do {
+      body = try await request.body.collect(upTo: settings.requestBodyLimit)
+    } catch is NIOTooManyBytesError {
+      throw APIFailure(
+        .contentTooLarge, code: "too_large",
+        message: "the body is over \(settings.requestBodyLimit) bytes")
+    }
     let bytes = Array(buffer: body)
     guard !JSONNesting.exceeds(bytes),
       let auth = try? JSONDecoder().decode(Wire.AuthRequest.self, from: Data(bytes))
@@ -248,5 +259,17 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       (try? Routes.json(body, status: failure.status)) ?? Response(status: failure.status)
     if let after = failure.retryAfter { response.headers[.retryAfter] = String(after) }
     return response
+  }
+}
+
+/// Calls `onRequest` with each request's path before anything else sees it.
+struct RequestObserver<Context: RequestContext>: RouterMiddleware {
+  let onRequest: @Sendable (String) -> Void
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    onRequest(request.uri.path)
+    return try await next(request, context)
   }
 }

@@ -1,76 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HTTP
-
-/// A TCP peer on 127.0.0.1 that takes one connection, keeps the request it read and answers
-/// with `answer` (or nothing, when `answer` is nil, until it is stopped).
-final class LoopbackPeer: @unchecked Sendable {
-  let port: Int
-  private let listener: Int32
-  private let lock = NSLock()
-  private var received: [UInt8] = []
-  private let done = DispatchSemaphore(value: 0)
-  private let release = DispatchSemaphore(value: 0)
-
-  init(answer: String?) throws {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(listener, pointer, size) == 0 && listen(listener, 4) == 0
-          && getsockname(listener, pointer, &size) == 0
-      }
-    }
-    guard bound else { throw HTTPError.unreachable("cannot listen") }
-    self.listener = listener
-    port = Int(UInt16(bigEndian: address.sin_port))
-    Thread.detachNewThread { [self] in serve(answer) }
-  }
-
-  private func serve(_ answer: String?) {
-    let connection = accept(listener, nil, nil)
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while !Self.isWhole(bytes) {
-      let count = read(connection, &buffer, buffer.count)
-      if count <= 0 { break }
-      bytes += buffer.prefix(count)
-    }
-    lock.withLock { received = bytes }
-    done.signal()
-    if let answer {
-      _ = Array(answer.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
-    } else {
-      release.wait()
-    }
-    close(connection)
-    close(listener)
-  }
-
-  /// Whether `bytes` hold a head and the body its Content-Length promises.
-  private static func isWhole(_ bytes: [UInt8]) -> Bool {
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard let end = text.range(of: "\r\n\r\n") else { return false }
-    let length = text[..<end.lowerBound].split(separator: "\r\n")
-      .first { $0.lowercased().hasPrefix("content-length:") }
-      .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
-    return text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound)
-      >= (length ?? 0)
-  }
-
-  /// The request as the peer read it, once it has (within ten seconds).
-  func request() -> String? {
-    guard done.wait(timeout: .now() + 10) == .success else { return nil }
-    return lock.withLock { String(decoding: received, as: UTF8.self) }
-  }
-
-  /// Lets a silent peer close its connection.
-  func stop() { release.signal() }
-}
 
 struct TransportTests {
   private func transport(_ peer: LoopbackPeer) throws -> HTTPTransport {

@@ -1,0 +1,86 @@
+import CTFOServer
+import Foundation
+import HTTP
+import Hummingbird
+import ServerAPI
+import Synchronization
+import TestSupport
+
+/// The real CTFO server on 127.0.0.1 with a free port, in the test's process, on a store of its
+/// own: routes, store and HTTP stack as `ctfo-server` runs them. Counts the requests by path.
+final class LiveServer: Sendable {
+  let port: Int
+  let store: SQLiteCardStore
+  private let folder: TemporaryFolder
+  private let task: Task<Void, any Error>
+  private let seen: RequestLog
+
+  /// The requests' paths, in order.
+  var requests: [String] { seen.paths.withLock { $0 } }
+
+  init(
+    cards: [Wire.Card] = LiveServer.cards(12), types: [Wire.CardType] = LiveServer.types,
+    settings: ServerSettings = ServerSettings()
+  ) async throws {
+    folder = try TemporaryFolder("ctfo-server")
+    store = try SQLiteCardStore(path: folder.path("server.sqlite"))
+    _ = try store.load(cards: cards, types: types)
+    let seen = RequestLog()
+    self.seen = seen
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let app = Application(
+      router: Routes.router(
+        store: store, settings: settings, logRequests: false,
+        onRequest: { path in seen.paths.withLock { $0.append(path) } }),
+      configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+    task = Task { try await app.runService(gracefulShutdownSignals: []) }
+    port = try await within("the server to listen") {
+      var iterator = ports.makeAsyncIterator()
+      return await iterator.next() ?? 0
+    }
+  }
+
+  func stop() async {
+    task.cancel()
+    _ = try? await task.value
+  }
+
+  var endpoint: Endpoint { try! Endpoint(parsing: "http://127.0.0.1:\(port)") }
+
+  func client(now: @escaping @Sendable () -> Int64 = APIClient.systemMilliseconds) -> APIClient {
+    APIClient(
+      transport: HTTPTransport(endpoint: endpoint),
+      device: .init(platform: "linux", app: "ctfo-test", locale: "C"), now: now)
+  }
+
+  static let types = [
+    Wire.CardType(name: "news", label: "News", colour: "yellow"),
+    Wire.CardType(name: "tips", label: "Tips"),
+  ]
+
+  /// `n` cards, alternately news and tips: "c1", "c2", ...
+  static func cards(_ n: Int, body: (Int) -> String = { "Body \($0)." }) -> [Wire.Card] {
+    (1...n).map { i in
+      Wire.Card(id: "c\(i)", type: i % 2 == 1 ? "news" : "tips", title: "Card \(i)", body: body(i))
+    }
+  }
+}
+
+/// The paths the server saw.
+final class RequestLog: Sendable {
+  let paths = Mutex<[String]>([])
+}
+
+extension Duration {
+  /// The deadline of one request in these tests.
+  static let request = Duration.seconds(10)
+}
+
+/// Runs the blocking `body` (an HTTP exchange) on a thread of its own: on the cooperative pool
+/// it would hold one of the threads the in-process server's handlers need.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+  }
+}
