@@ -4,8 +4,9 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
 # One program, linked fully statically (DECISIONS.md, "One binary, one store").
 BIN = .build/release/ctfo
+SERVER = .build/release/ctfo-server
 
-.PHONY: all deps build run test fuzz fuzz-long sanitize bench install uninstall clean
+.PHONY: all deps build run serve test fuzz fuzz-long sanitize bench install uninstall clean
 
 all: build
 
@@ -13,18 +14,26 @@ all: build
 deps:
 	@./scripts/install-deps.sh
 
+# `ctfo`, fully static, and `ctfo-server`, the reference CTFO server (a product of its own).
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
+	$(SWIFT) build -c release --product ctfo-server
 
 run: build
 	$(BIN)
+
+# The server on 127.0.0.1:8080 with the bundled decks; point ctfo at it with
+# `ctfo --server http://127.0.0.1:8080` or `server = "http://127.0.0.1:8080"` in config.toml.
+serve: build
+	$(SERVER)
 
 # The end-to-end suites run after the others, in a run of their own: their tests wait on child
 # processes and block the cooperative threads (two on a 2-core CI machine), which would starve
 # the unit suites' deadline races (DECISIONS.md, 2026-11-24, "Tests on two cores").
 test: build
 	$(SWIFT) test --parallel --skip EndToEndTests
-	CTFO_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --filter EndToEndTests
+	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
+	  $(SWIFT) test --skip-build --filter EndToEndTests
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
 # Seconds each fuzzer runs: in `make fuzz`, and in `make test` (a short run on the seeds).
@@ -57,6 +66,7 @@ bench: deps
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks
 	install -m 755 -s $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
+	install -m 755 -s $(SERVER) $(DESTDIR)$(PREFIX)/bin/ctfo-server
 	install -m 644 Resources/decks/*.jsonl $(DESTDIR)$(PREFIX)/share/ctfo/decks/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 Resources/man/ctfo.1 $(DESTDIR)$(PREFIX)/share/man/man1/ctfo.1
@@ -67,7 +77,7 @@ install: build
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ctfo.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/ctfo
+	rm -f $(DESTDIR)$(PREFIX)/bin/ctfo $(DESTDIR)$(PREFIX)/bin/ctfo-server
 	rm -rf $(DESTDIR)$(PREFIX)/share/ctfo
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/ctfo.1
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ctfo \

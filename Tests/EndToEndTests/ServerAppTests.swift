@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// The app and `ctfo next` with a server (issue 14): the real `ctfo-server` binary on loopback.
+@Suite(.serialized) struct ServerAppTests {
+  static let serverDeck = """
+    {"deck":"s","types":{"news":{"label":"News","colour":"yellow"}}}
+    {"id":"n1","type":"news","title":"News 01","body":"From the server."}
+    {"id":"n2","type":"news","title":"News 02","body":"Also from the server."}
+
+    """
+
+  /// A config file naming `url` as the server, in `home`.
+  private func configure(_ home: URL, server url: String) throws {
+    try "server = \"\(url)\"\n".write(
+      to: home.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+  }
+
+  @Test func theAppPullsAtLaunchAndShowsTheServersNotificationUntilDismissed() async throws {
+    let server = try ServerProcess(deck: Self.serverDeck)
+    defer { #expect(server.stop() == 0, "SIGTERM ends the server gracefully") }
+    try server.operate(["notify", "Welcome to the server"])
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try configure(home, server: server.url)
+    let app = try AppUnderTest(deck: TestDeck.make(facts: 3, words: 0), home: home)
+    defer { app.stop() }
+    try await app.tmux.waitFor(text: "Welcome to the server")
+    _ = try await app.waitForShownCard(after: nil)
+    try app.tmux.send("c")
+    try await app.tmux.waitFor("the notice to go") { !$0.contains { $0.contains("Welcome") } }
+  }
+
+  @Test func withTheServerDownTheAppSwipesFromItsCacheAndSaysOffline() async throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try configure(home, server: "http://127.0.0.1:1")
+    let app = try AppUnderTest(deck: TestDeck.make(facts: 5, words: 0), home: home)
+    defer { app.stop() }
+    let first = try await app.waitForShownCard(after: nil)
+    try await app.tmux.waitFor(text: "offline")
+    try app.tmux.send("Right")
+    _ = try await app.waitForShownCard(after: first)
+  }
+
+  @Test func nextPrintsTheServersCardsAfterAPullAndStillWithTheServerDown() throws {
+    let server = try ServerProcess(deck: Self.serverDeck)
+    var cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let pulled = try cli.run(["--server", server.url, "pull"])
+    #expect(pulled.status == 0 && pulled.stdout.contains("2 cards"), "\(pulled.stderr)")
+    #expect(server.stop() == 0)
+    cli.environment["CTFO_HOME"] = cli.home
+    let next = try cli.run(["--server", server.url, "next", "-n", "2", "--json"])
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(Set(next.objects.compactMap { $0["id"] as? String }) == ["n1", "n2"])
+    let pullAgain = try cli.run(["--server", server.url, "pull"])
+    #expect(pullAgain.status == 69 && pullAgain.stderr.contains("cannot connect"))
+    let status = try cli.run(["--server", server.url, "status"])
+    #expect(
+      status.stdout.contains("cards from the server: 2") && status.stdout.contains("cannot connect")
+    )
+  }
+}
