@@ -34,6 +34,7 @@ test: build
 	$(SWIFT) test --parallel --skip EndToEndTests
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
 	  $(SWIFT) test --skip-build --filter EndToEndTests
+	./scripts/schemathesis.sh $(SERVER)
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
 # Seconds each fuzzer runs: in `make fuzz`, and in `make test` (a short run on the seeds).

@@ -240,6 +240,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       return try await next(request, context)
     } catch let failure as APIFailure {
       return answer(failure)
+    } catch let error as HTTPError where error.status == .notFound {
+      guard let allowed = Self.allowed(request.uri.path) else {
+        return answer(APIFailure(.notFound, code: "not_found", message: "no such route"))
+      }
+      var response = answer(
+        APIFailure(.methodNotAllowed, code: "method_not_allowed", message: "use \(allowed)"))
+      response.headers[.allow] = allowed
+      return response
     } catch let error as HTTPError {
       let code =
         error.status == .contentTooLarge
@@ -250,6 +258,16 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       context.logger.error("request failed: \(error)")
       return answer(
         APIFailure(.serviceUnavailable, code: "unavailable", message: "try again", retryAfter: 5))
+    }
+  }
+
+  /// The method a route takes, for a path that names one.
+  private static func allowed(_ path: String) -> String? {
+    switch path {
+    case "/v1/auth": "POST"
+    case "/v1/pull": "GET"
+    case _ where path.hasPrefix("/v1/cards/") && path.count > "/v1/cards/".count: "GET"
+    default: nil
     }
   }
 
