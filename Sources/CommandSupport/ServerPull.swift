@@ -61,6 +61,18 @@ public struct ServerPull: Sendable {
     }
   }
 
+  /// The body of a card a pull sent without it, stored for the next time.
+  public func body(of id: String, deadline: ContinuousClock.Instant) throws -> String {
+    var session = try store.session(for: endpoint.description)
+    let before = session
+    defer { if session.token != before.token { try? store.save(session) } }
+    let card = try client.card(id: id, session: &session, deadline: deadline)
+    let body = card.body ?? ""
+    guard !body.allSatisfy(\.isWhitespace) else { throw APIError.invalid("an empty body") }
+    try store.saveBody(id: id, body: body)
+    return body
+  }
+
   /// The version `--version` prints.
   public static let version = "0.2.0"
 

@@ -37,17 +37,16 @@ enum Interactive {
     let size = session.size
     let area = Geometry.textArea(width: size.width, height: size.height)
     let mark = launch.mark
-    let feed = try launch.feed(area: area, mark: mark) { wake.wake() }
+    let link = ServerPull(configuration: launch.configuration, database: launch.database).map {
+      ServerLink(
+        pull: $0, store: ServerStore(database: launch.database),
+        interval: launch.configuration.pullInterval, wake: wake)
+    }
+    let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.body) { wake.wake() }
     let (window, _) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())
     feed.start()
-    let link = ServerPull(configuration: launch.configuration, database: launch.database).map {
-      ServerLink(
-        pull: $0, store: ServerStore(database: launch.database), feed: feed,
-        interval: launch.configuration.pullInterval, wake: wake,
-        enabled: { Set(feed.statuses.filter(\.enabled).map(\.type.name)) })
-    }
-    link?.start()
+    link?.start(feed: feed)
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       returning: try launch.state.returning(), problems: launch.problems.map(\.description),

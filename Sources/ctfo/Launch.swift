@@ -68,10 +68,13 @@ struct Launch {
 
   /// The card source of the feed: the deck index with `catalog`, slowed down for tests when
   /// `CTFO_TEST_FETCH_DELAY_MS` is set.
-  func source(catalog: [TypeCount]) throws -> any CardSource {
+  func source(
+    catalog: [TypeCount], fetchBody: (@Sendable (String) async throws -> String)? = nil
+  ) throws -> any CardSource {
     // A connection of its own: the preparations read from the pool's threads, apart from
     // the UI thread's reads and the writer's transactions.
-    let deck = DeckSource(catalog: catalog, reader: try CardReader(path: database.path))
+    let deck = DeckSource(
+      catalog: catalog, reader: try CardReader(path: database.path), fetchBody: fetchBody)
     let delay = Environment.variable("CTFO_TEST_FETCH_DELAY_MS").flatMap { Int($0) }
     guard let delay, delay > 0 else { return deck }
     return DelayedSource(base: deck, milliseconds: delay)
@@ -88,11 +91,14 @@ struct Launch {
 
   /// A feed over the enabled types, laid out for `area`.
   func feed(
-    area: TextArea, mark: TruncationMark, onReady: @escaping @Sendable () -> Void
+    area: TextArea, mark: TruncationMark,
+    fetchBody: (@Sendable (String) async throws -> String)? = nil,
+    onReady: @escaping @Sendable () -> Void
   ) throws -> Feed {
     let (catalog, enabled) = try types()
     let feed = Feed(
-      source: try source(catalog: catalog), catalog: catalog, enabled: enabled,
+      source: try source(catalog: catalog, fetchBody: fetchBody), catalog: catalog,
+      enabled: enabled,
       lookahead: configuration.lookahead, seed: seed, area: area, onReady: onReady,
       layout: { Preparation.laidOut($0, for: $1, mark: mark) })
     feed.updateScores(try scores(of: enabled))

@@ -18,8 +18,7 @@ import Terminal
 final class ServerLink: Sendable {
   private let pull: ServerPull
   private let store: ServerStore
-  private let feed: Feed
-  private let enabled: @Sendable () -> Set<String>
+  private let feed = Mutex<Feed?>(nil)
   private let wake: WakePipe
   private let queue = DispatchQueue(label: "ctfo.server")
   // Dispatch sources are safe to use from any thread; Dispatch does not say Sendable.
@@ -34,22 +33,18 @@ final class ServerLink: Sendable {
   /// How long a pull may take.
   static let deadline = Duration.seconds(10)
 
-  init(
-    pull: ServerPull, store: ServerStore, feed: Feed, interval: Int, wake: WakePipe,
-    enabled: @escaping @Sendable () -> Set<String>
-  ) {
+  init(pull: ServerPull, store: ServerStore, interval: Int, wake: WakePipe) {
     self.pull = pull
     self.store = store
-    self.feed = feed
     self.wake = wake
-    self.enabled = enabled
     timer = DispatchSource.makeTimerSource(queue: queue)
     timer.schedule(
       deadline: .now() + .seconds(interval), repeating: .seconds(interval), leeway: .seconds(5))
   }
 
-  /// Pulls now, and every interval from now on.
-  func start() {
+  /// Pulls now, and every interval from now on; the pulls' scores go to `feed`.
+  func start(feed: Feed) {
+    self.feed.withLock { $0 = feed }
     timer.setEventHandler { [weak self] in self?.request() }
     timer.resume()
     request()
@@ -75,6 +70,21 @@ final class ServerLink: Sendable {
     }
   }
 
+  /// How long a card's body may take to come (feed-logic.md, "Handling Errors": a card that
+  /// fails is skipped).
+  static let bodyDeadline = Duration.seconds(2)
+
+  /// The body of a card a pull sent without it, from the server, on the link's queue (so at
+  /// most one request is in flight); its preparation waits, the UI never does.
+  @Sendable func body(of id: String) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+      queue.async { [pull] in
+        continuation.resume(
+          with: Result { try pull.body(of: id, deadline: .now + Self.bodyDeadline) })
+      }
+    }
+  }
+
   func dismiss(id: String) {
     queue.async { [store] in try? store.dismiss(id: id) }
   }
@@ -82,8 +92,9 @@ final class ServerLink: Sendable {
   private func run() {
     state.withLock { $0.queued = false }
     let outcome = pull.run(deadline: .now + Self.deadline)
-    if case .applied = outcome, let scores = try? store.scores(of: enabled()) {
-      feed.updateScores(scores)
+    if case .applied = outcome, let feed = feed.withLock({ $0 }) {
+      let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
+      if let scores = try? store.scores(of: enabled) { feed.updateScores(scores) }
     }
     var line = ServerLine()
     if case .failed = outcome { line.offline = true }

@@ -61,4 +61,28 @@ import Testing
       status.stdout.contains("cards from the server: 2") && status.stdout.contains("cannot connect")
     )
   }
+
+  /// A long card comes in a pull without its body; the app fetches it while it prepares the
+  /// card (issue 14), and the server sees one request for it.
+  @Test func aCardPulledWithoutItsBodyIsShownWhole() async throws {
+    let body = "The whole body of a long card. " + String(repeating: "More. ", count: 10)
+    let deck = """
+      {"deck":"s","types":{"news":{"label":"News"}}}
+      {"id":"n1","type":"news","title":"News 01","body":"\(body)"}
+
+      """
+    let server = try ServerProcess(deck: deck, options: ["--pull-body-limit", "20"])
+    defer { server.stop() }
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try configure(home, server: server.url)
+    var cli = try CommandLine(bundled: false)
+    cli.environment["CTFO_HOME"] = home.path
+    #expect(try cli.run(["pull"]).status == 0)
+    let withoutBody = try cli.run(["next", "-n", "1", "--json"])
+    #expect(withoutBody.status != 0, "ctfo next never waits for the network: no card to deal")
+    let app = try AppUnderTest(deck: "", home: home)
+    defer { app.stop() }
+    try await app.tmux.waitFor(text: "The whole body of a long card.")
+  }
 }

@@ -13,8 +13,8 @@ final class ServerProcess {
       ?? (CommandLine.binary as NSString).deletingLastPathComponent + "/ctfo-server"
   }
 
-  /// Starts the server on `deck` (JSON Lines).
-  init(deck: String) throws {
+  /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`).
+  init(deck: String, options: [String] = []) throws {
     data = NSTemporaryDirectory() + "ctfo-server-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
     let deckPath = data + "/deck.jsonl"
@@ -24,7 +24,7 @@ final class ServerProcess {
         description: "no ctfo-server at \(Self.binary): run 'make build' or set CTFO_SERVER_BINARY")
     }
     process.executableURL = URL(fileURLWithPath: Self.binary)
-    process.arguments = ["--port", "0", "--data", data, "--deck", deckPath]
+    process.arguments = ["--port", "0", "--data", data, "--deck", deckPath] + options
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

@@ -153,3 +153,42 @@ struct ServerStoreTests {
     #expect(mode == 0o600)
   }
 }
+
+/// A card a pull sent without its body gets it while it is prepared, or is skipped.
+struct BodyFetchTests {
+  private func home() throws -> TestHome {
+    let home = try TestHome()
+    let store = ServerStore(database: home.database)
+    var session = try store.session(for: "http://127.0.0.1:1")
+    session.cacheKeys["hot"] = "k"
+    try store.apply(
+      Wire.Pull(
+        cacheKey: "k", full: true,
+        cards: [Wire.Card(id: "long", type: "news", body: nil, bodyOmitted: true)]),
+      session: session, at: 0)
+    return home
+  }
+
+  @Test func thePreparationFetchesTheBodyAndTheCommandLineSkipsTheCard() async throws {
+    let home = try home()
+    let catalog = try home.index.catalog()
+    let fetched = DeckSource(
+      catalog: catalog, reader: home.index.reader(), fetchBody: { id in "Body of \(id)." })
+    #expect(try await fetched.fetch(type: "news", ordinal: 0).body == "Body of long.")
+    let offline = DeckSource(catalog: catalog, reader: home.index.reader())
+    #expect(throws: MissingCard.self) { try offline.card(type: "news", ordinal: 0) }
+    await #expect(throws: MissingCard.self) { try await offline.fetch(type: "news", ordinal: 0) }
+  }
+
+  @Test func aFetchThatFailsSkipsTheCardAndASavedBodyIsKept() async throws {
+    struct Down: Error {}
+    let home = try home()
+    let catalog = try home.index.catalog()
+    let failing = DeckSource(
+      catalog: catalog, reader: home.index.reader(), fetchBody: { _ in throw Down() })
+    await #expect(throws: Down.self) { try await failing.fetch(type: "news", ordinal: 0) }
+    try ServerStore(database: home.database).saveBody(id: "long", body: "Saved.")
+    let offline = DeckSource(catalog: catalog, reader: home.index.reader())
+    #expect(try offline.card(type: "news", ordinal: 0).body == "Saved.")
+  }
+}

@@ -196,6 +196,16 @@ public struct ServerStore: Sendable {
       ] + fields)
   }
 
+  /// Stores the body of a card a pull sent without it.
+  public func saveBody(id: String, body: String) throws {
+    try database.write { db in
+      try db.run(
+        "UPDATE cards SET body = ?, body_missing = 0 WHERE id = ? AND body_missing = 1 "
+          + "AND deck = (SELECT id FROM decks WHERE path = ?)",
+        [.text(body), .text(id), .text(Self.deckPath)])
+    }
+  }
+
   // MARK: - Scores
 
   /// Keeps `score` when it is later than the one held (by `scoredAt`, then by value) and the
