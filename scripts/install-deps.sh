@@ -13,6 +13,8 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 # The HTTP client's TLS (Sources/CTLS) links OpenSSL statically; its tests run `openssl s_server`.
 [ -f "/usr/lib/$multiarch/libssl.a" ] || need+=(libssl-dev)
 command -v openssl >/dev/null || need+=(openssl)
+# scripts/schemathesis.sh asks the server for a token with curl.
+command -v curl >/dev/null || need+=(curl)
 [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] || need+=(libstdc++-12-dev)
 # `make fuzz` and `make sanitize` need nothing more: libFuzzer and the ASan (with LeakSanitizer)
 # and TSan runtimes come with the Swift toolchain (usr/lib/clang/*/lib/linux), not libclang-rt.
