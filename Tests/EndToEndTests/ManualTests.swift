@@ -7,7 +7,9 @@ import Testing
   @Test func theManPageNamesEveryCommandAndTheVersion() throws {
     let page = try String(
       contentsOfFile: CommandLine.repositoryRoot + "/Resources/man/ctfo.1", encoding: .utf8)
-    for command in ["next", "types", "enable", "disable", "history", "deck check"] {
+    for command in [
+      "next", "types", "enable", "disable", "history", "deck check", "pull", "status",
+    ] {
       #expect(page.contains(".B ctfo \(command)"), "the synopsis has \(command)")
     }
     let cli = try CommandLine(bundled: false)
