@@ -37,6 +37,40 @@ final class TmuxDriver {
       .components(separatedBy: "\n")
   }
 
+  /// The columns of tmux's own grid where `character` stands on each of `rows` (screen rows from
+  /// 0), found with copy mode's jump-forward: the cells as the terminal drew them, not as any
+  /// width table counts them. Up to `most` columns a row, left to right; a row without the
+  /// character gives none. The view is left as it was (copy mode is cancelled in the same
+  /// command, so no key sent later reaches it).
+  func columns(of character: String, rows: [Int], most: Int = 3) throws -> [Int: [Int]] {
+    var chain = ["copy-mode", "-t", "0"]
+    func then(_ words: String...) { chain += [";"] + words }
+    for row in rows {
+      then("send-keys", "-X", "-t", "0", "top-line")
+      if row > 0 { then("send-keys", "-X", "-t", "0", "-N", "\(row)", "cursor-down") }
+      then("send-keys", "-X", "-t", "0", "start-of-line")
+      then("display-message", "-p", "-t", "0", "row \(row) #{copy_cursor_x}")
+      then("send-keys", "-X", "-t", "0", "jump-forward", character)
+      then("display-message", "-p", "-t", "0", "row \(row) #{copy_cursor_x}")
+      for _ in 1..<most {
+        then("send-keys", "-X", "-t", "0", "jump-again")
+        then("display-message", "-p", "-t", "0", "row \(row) #{copy_cursor_x}")
+      }
+    }
+    then("send-keys", "-X", "-t", "0", "cancel")
+    var found: [Int: [Int]] = [:]
+    var last: [Int: Int] = [:]
+    for line in try tmux(chain).split(separator: "\n") {
+      let parts = line.split(separator: " ")
+      guard parts.count == 3, let row = Int(parts[1]), let x = Int(parts[2]) else { continue }
+      // The first value is the start of the row; a jump that finds nothing stays put.
+      if let before = last[row], x != before { found[row, default: []].append(x) }
+      if found[row] == nil { found[row] = [] }
+      last[row] = x
+    }
+    return found
+  }
+
   /// A tmux format value of the pane, e.g. "#{alternate_on}".
   func format(_ format: String) throws -> String {
     try tmux("display-message", "-p", "-t", "0", format).trimmingCharacters(
