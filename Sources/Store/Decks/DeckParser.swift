@@ -26,8 +26,14 @@ struct DeckHeader: Equatable, Codable {
 /// Invalid UTF-8 is repaired to U+FFFD first; unknown fields are ignored. Ids and type names
 /// are checked here, after either path, by `DeckName`.
 struct DeckParser {
+  /// The most types one deck may have, in its header and its cards together: a card of one
+  /// more type is a problem of its line, and a header naming more is refused whole.
+  static let typesPerDeck = 64
+
   private let decoder = JSONDecoder()
   private var sawContent = false
+  /// The types met so far in this deck.
+  private var types: Set<String> = []
 
   /// Parses a line as `DeckFile` reads it; a line over the length limit is a problem.
   mutating func parse(_ line: DeckFile.Line) -> DeckLine {
@@ -42,7 +48,28 @@ struct DeckParser {
   mutating func parse(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
     guard bytes.contains(where: { !Self.isSpace($0) }) else { return .blank }
     defer { sawContent = true }
-    return Self.checkNames(FlatCardScanner.card(bytes).map(DeckLine.card) ?? decode(bytes))
+    return countTypes(
+      Self.checkNames(FlatCardScanner.card(bytes).map(DeckLine.card) ?? decode(bytes)))
+  }
+
+  /// The line, or a problem when it takes the deck past `typesPerDeck` types.
+  private mutating func countTypes(_ line: DeckLine) -> DeckLine {
+    let limit = Self.typesPerDeck
+    switch line {
+    case .card(let card) where !types.contains(card.type):
+      guard types.count < limit else {
+        return .problem("a type too many: a deck has at most \(limit) types")
+      }
+      types.insert(card.type)
+    case .header(let header):
+      let named = types.union(header.types.map(\.name))
+      guard named.count <= limit else {
+        return .problem("\(named.count) types: a deck has at most \(limit)")
+      }
+      types = named
+    default: break
+    }
+    return line
   }
 
   /// The line, or the problem with its card's id or type or its header's type names.

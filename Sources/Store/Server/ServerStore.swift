@@ -105,10 +105,23 @@ public struct ServerStore: Sendable {
       if pull.full { try db.run("DELETE FROM cards WHERE deck = ?", [.integer(deck)]) }
       try Self.mergeTypes(pull.types, full: pull.full, deck: deck, db)
       var book = try OrdinalBook(db)
+      var types = Set(
+        try db.rows("SELECT DISTINCT type FROM cards WHERE deck = ?", [.integer(deck)]) {
+          $0.text(0) ?? ""
+        })
+      let limit = DeckParser.typesPerDeck
       for card in pull.cards {
         if let problem = Self.problem(of: card) {
           applied.refused.append("\(card.id.prefix(64)): \(problem)")
           continue
+        }
+        if !types.contains(card.type) {
+          guard types.count < limit else {
+            applied.refused.append(
+              "\(card.id.prefix(64)): a type too many: the server's cards have at most \(limit) types")
+            continue
+          }
+          types.insert(card.type)
         }
         try Self.upsert(card, deck: deck, book: &book, db)
         applied.cards += 1
@@ -153,6 +166,9 @@ public struct ServerStore: Sendable {
       }.first ?? "[]"
     var merged = full ? [] : try JSONDecoder().decode([CardType].self, from: Data(stored.utf8))
     for type in types where DeckName.problem(ofType: type.name) == nil {
+      guard merged.contains(where: { $0.name == type.name })
+        || merged.count < DeckParser.typesPerDeck
+      else { continue }
       let colour = type.colour.flatMap { TerminalColour(rawValue: $0) == nil ? nil : $0 }
       let new = CardType(
         name: type.name, label: type.label, colour: colour, description: type.description)
