@@ -16,6 +16,8 @@ public struct ServerSettings: Sendable {
   public var requestsPerMinute = 600
   /// The largest request body read (`POST /v1/auth`).
   public var requestBodyLimit = 16 * 1024
+  /// The test fault switch (`Faults`): tests only.
+  public var testFaults = false
 
   public init() {}
 }
@@ -23,21 +25,32 @@ public struct ServerSettings: Sendable {
 /// The request context: a small body limit for every route.
 public struct CTFOContext: RequestContext {
   public var coreContext: CoreRequestContextStorage
-  public init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+  /// The connection (the fault switch closes it).
+  public let channel: any Channel
+  public init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    channel = source.channel
+  }
   public var maxUploadSize: Int { 16 * 1024 }
 }
 
 /// The routes of the CTFO API (openapi.yaml): auth, pull, card.
 public enum Routes {
   /// `onRequest` sees the path of every request as it arrives (the tests count them).
+  /// `faults` is the test fault switch, made when `settings.testFaults` is set and none is given.
   public static func router(
     store: any CardStore, settings: ServerSettings = ServerSettings(), logRequests: Bool = true,
-    onRequest: (@Sendable (String) -> Void)? = nil
+    faults: Faults? = nil, onRequest: (@Sendable (String) -> Void)? = nil
   ) -> Router<CTFOContext> {
     let router = Router(context: CTFOContext.self)
     if let onRequest { router.add(middleware: RequestObserver(onRequest: onRequest)) }
-    router.add(middleware: ErrorMiddleware())
     if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
+    let faults = faults ?? (settings.testFaults ? Faults() : nil)
+    if let faults {
+      router.add(middleware: FaultMiddleware(faults: faults))
+      faults.addRoutes(to: router)
+    }
+    router.add(middleware: ErrorMiddleware())
     let limiter = RateLimiter(perMinute: settings.requestsPerMinute)
     router.post("/v1/auth") { request, context in
       try await auth(request, store: store, settings: settings)

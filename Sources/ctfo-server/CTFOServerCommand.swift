@@ -56,6 +56,8 @@ struct Serve: AsyncParsableCommand {
   @Option(name: .long, help: "Requests a token may make per minute.") var rateLimit = 600
   @Option(name: .long, help: "Bytes of a card body sent in a pull; longer ones are fetched alone.")
   var pullBodyLimit = 4096
+  /// The test fault switch (CTFOServer's `Faults`): for tests only, so not in --help.
+  @Flag(name: .long, help: .hidden) var testFaults = false
   @OptionGroup var data: DataOptions
 
   func run() async throws {
@@ -83,6 +85,7 @@ struct Serve: AsyncParsableCommand {
     var settings = ServerSettings()
     settings.requestsPerMinute = rateLimit
     settings.pullBodyLimit = pullBodyLimit
+    settings.testFaults = testFaults
     let app = Application(
       router: Routes.router(store: store, settings: settings),
       configuration: .init(address: .hostname(host, port: port), serverName: "ctfo-server"),

@@ -14,14 +14,18 @@ final class LiveServer: Sendable {
   private let folder: TemporaryFolder
   private let task: Task<Void, any Error>
   private let seen: RequestLog
+  /// The test fault switch (`Faults`): rules and the log of requests.
+  let faults = Faults()
+  private let hasFaults: Bool
 
   /// The requests' paths, in order.
   var requests: [String] { seen.paths.withLock { $0 } }
 
   init(
     cards: [Wire.Card] = LiveServer.cards(12), types: [Wire.CardType] = LiveServer.types,
-    settings: ServerSettings = ServerSettings()
+    settings: ServerSettings = ServerSettings(), faultSwitch: Bool = true
   ) async throws {
+    hasFaults = faultSwitch
     folder = try TemporaryFolder("ctfo-server")
     store = try SQLiteCardStore(path: folder.path("server.sqlite"))
     _ = try store.load(cards: cards, types: types)
@@ -30,7 +34,7 @@ final class LiveServer: Sendable {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = Application(
       router: Routes.router(
-        store: store, settings: settings, logRequests: false,
+        store: store, settings: settings, logRequests: false, faults: faultSwitch ? faults : nil,
         onRequest: { path in seen.paths.withLock { $0.append(path) } }),
       configuration: .init(address: .hostname("127.0.0.1", port: 0)),
       onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
