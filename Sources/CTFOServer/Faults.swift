@@ -15,7 +15,7 @@ import Synchronization
 /// the `/_test/` routes answer 404 and no rule can exist.
 ///
 /// - `PUT /_test/faults` `{"rules":[Rule]}` replaces the rules; `DELETE /_test/faults` clears them.
-/// - `GET /_test/requests` gives `{"total","byPath","maxInFlight","requests":[...]}` since the
+/// - `GET /_test/requests` gives `{"total","byPath","maxInFlight","inFlight","requests":[...]}` since the
 ///   start or the last `DELETE /_test/requests`; the `/_test/` routes are not counted.
 public final class Faults: Sendable {
   /// One scripted fault. `path` matches as a prefix; the first matching rule applies; `times`
@@ -68,6 +68,8 @@ public final class Faults: Sendable {
     public var total = 0
     public var byPath: [String: Int] = [:]
     public var maxInFlight = 0
+    /// Requests begun and not yet answered, now.
+    public var inFlight = 0
     public var requests: [Seen] = []
   }
 
@@ -83,7 +85,13 @@ public final class Faults: Sendable {
 
   public func set(_ rules: [Rule]) { state.withLock { $0.rules = rules } }
 
-  public var log: Log { state.withLock { $0.log } }
+  public var log: Log {
+    state.withLock { state in
+      var log = state.log
+      log.inFlight = state.inFlight
+      return log
+    }
+  }
 
   public func clearLog() { state.withLock { $0.log = Log() } }
 

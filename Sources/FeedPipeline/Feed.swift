@@ -25,6 +25,21 @@ public final class Feed: Sendable {
     var tasks: [UInt64: Task<Void, Never>] = [:]
     var waiters: [CheckedContinuation<FeedItem, Never>] = []
     var stopped = false
+    /// Fetches under way, by card: a card dealt again while its fetch runs (a type smaller
+    /// than the lookahead) waits for that fetch instead of asking its source twice, so a card
+    /// whose fetch fails was asked for once (feed-logic.md: never retry).
+    var fetches: [CardKey: SharedFetch] = [:]
+  }
+
+  private struct SharedFetch {
+    var task: Task<Card, any Error>
+    /// The slots waiting for it.
+    var users: Int
+  }
+
+  private struct CardKey: Hashable {
+    var type: String
+    var ordinal: Int
   }
 
   private let source: any CardSource
@@ -189,7 +204,7 @@ public final class Feed: Sendable {
   private func prepare(_ slot: FeedSlot) async {
     let prepared: Prepared?
     do {
-      let card = Preparation.sanitized(try await source.fetch(type: slot.type, ordinal: slot.ordinal))
+      let card = Preparation.sanitized(try await fetch(slot))
       try Task.checkCancellation()
       let area = self.area.withLock { $0 }
       prepared = Prepared(card: layout(card, area), area: area)
@@ -206,6 +221,33 @@ public final class Feed: Sendable {
       return handOffToWaiters(&s, effects: effects, area: area)
     }
     finish(handoffs, effects)
+  }
+
+  /// The slot's card from the source, or from the fetch of the same card already under way.
+  private func fetch(_ slot: FeedSlot) async throws -> Card {
+    let key = CardKey(type: slot.type, ordinal: slot.ordinal)
+    let task = state.withLock { s in
+      if s.fetches[key] != nil {
+        s.fetches[key]!.users += 1
+        return s.fetches[key]!.task
+      }
+      let source = self.source
+      let task = Task { try await source.fetch(type: key.type, ordinal: key.ordinal) }
+      s.fetches[key] = SharedFetch(task: task, users: 1)
+      return task
+    }
+    defer {
+      state.withLock { s in
+        s.fetches[key]?.users -= 1
+        if s.fetches[key]?.users == 0 { s.fetches[key] = nil }
+      }
+    }
+    return try await withTaskCancellationHandler {
+      try await task.value
+    } onCancel: {
+      // A cancelled slot cancels the fetch only when no other slot waits for it.
+      if state.withLock({ $0.fetches[key]?.users == 1 }) { task.cancel() }
+    }
   }
 
   private typealias Handoff = (waiter: CheckedContinuation<FeedItem, Never>, item: FeedItem)

@@ -71,7 +71,7 @@ import Testing
       {"id":"n1","type":"news","title":"News 01","body":"\(body)"}
 
       """
-    let server = try ServerProcess(deck: deck, options: ["--pull-body-limit", "20"])
+    let server = try ServerProcess(deck: deck, options: ["--pull-body-limit", "20", "--test-faults"])
     defer { server.stop() }
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -84,5 +84,6 @@ import Testing
     let app = try AppUnderTest(deck: "", home: home)
     defer { app.stop() }
     try await app.tmux.waitFor(text: "The whole body of a long card.")
+    #expect(try server.log().byPath["/v1/cards/n1"] == 1)
   }
 }

@@ -52,6 +52,53 @@ final class ServerProcess {
 
   var url: String { "http://127.0.0.1:\(port)" }
 
+  /// Sets the test fault switch's rules (the server must run with `--test-faults`), as JSON:
+  /// `[{"path":"/v1/pull","status":503}]`.
+  func faults(_ rules: String) throws {
+    let answer = try curl(["-X", "PUT", "-d", #"{"rules":"# + rules + "}", url + "/_test/faults"])
+    guard answer.status == 204 else {
+      throw TmuxDriver.Failure(description: "PUT /_test/faults answered \(answer)")
+    }
+  }
+
+  /// What the fault switch logged: requests by path, the most in flight, those in flight now.
+  struct Log: Decodable {
+    var total: Int
+    var byPath: [String: Int]
+    var maxInFlight: Int
+    var inFlight: Int
+    var requests: [Seen]
+
+    struct Seen: Decodable {
+      var method: String
+      var path: String
+      var authorization: Bool
+    }
+  }
+
+  func log() throws -> Log {
+    let answer = try curl([url + "/_test/requests"])
+    guard answer.status == 200 else {
+      throw TmuxDriver.Failure(description: "GET /_test/requests answered \(answer)")
+    }
+    return try JSONDecoder().decode(Log.self, from: Data(answer.body.utf8))
+  }
+
+  /// curl's answer: the status (0 without one) and the body.
+  private func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
+    let command = Process()
+    command.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    command.arguments = ["curl", "-s", "-m", "10", "-w", "\n%{http_code}"] + arguments
+    let output = Pipe()
+    command.standardOutput = output
+    try command.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    command.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    let cut = text.lastIndex(of: "\n") ?? text.startIndex
+    return (Int(text[cut...].dropFirst()) ?? 0, String(text[..<cut]))
+  }
+
   /// Runs an operator command (`score`, `notify`) on this server's store.
   func operate(_ arguments: [String]) throws {
     let command = Process()

@@ -1,5 +1,6 @@
 import CardText
 import FeedCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -236,5 +237,37 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     }
     let (one, two) = (try await ids(9), try await ids(9))
     #expect(one == two)
+  }
+}
+
+extension FeedTests {
+  /// A type smaller than the lookahead deals a card again while its first fetch still runs; the
+  /// second slot waits for that fetch instead of asking the source again. So a card whose
+  /// fetch fails (a body from the server: 500, timeout, reset) was asked for exactly once, is
+  /// never shown and never fetched again (feed-logic.md, "Handling Errors": never retry).
+  @Test func aCardDealtTwiceIsFetchedOnceAndAFailureIsNeverRetried() async throws {
+    let source = GatedSource(counts: ["a": 2])
+    let feed = try await makeFeed(source, lookahead: 5)
+    feed.start()
+    let first = try await requests(2, of: source)
+    #expect(Set(first.map(\.ordinal)) == [0, 1], "each card once, though five slots are dealt")
+    // Every later fetch is answered, and noted.
+    let later = Mutex<[Int]>([])
+    let answering = Task {
+      for await gate in source.requests {
+        later.withLock { $0.append(gate.ordinal) }
+        gate.succeed()
+      }
+    }
+    defer { answering.cancel() }
+    let failing = first[0].ordinal
+    first[0].fail()
+    first[1].succeed()
+    for _ in 0..<6 {
+      let card = try await next(feed).card
+      #expect(card?.id == "a-\(first[1].ordinal)")
+    }
+    #expect(!later.withLock { $0 }.contains(failing), "the failed card was fetched again")
+    feed.stop()
   }
 }

@@ -92,3 +92,28 @@ struct FaultSwitchTests {
     #expect(server.faults.log.total == 0)
   }
 }
+
+extension FaultSwitchTests {
+  /// A card's body asked for once is asked for once, whatever goes wrong: the client never
+  /// sends a request again by itself (feed-logic.md, "Handling Errors").
+  @Test(arguments: [
+    Faults.Rule(path: "/v1/cards/", status: 500), Faults.Rule(path: "/v1/cards/", action: .reset),
+    Faults.Rule(path: "/v1/cards/", action: .closeAfterCommit),
+  ])
+  func oneCardRequestIsSentOnce(rule: Faults.Rule) async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    server.faults.set([rule])
+    let client = server.client()
+    let endpoint = server.endpoint.description
+    let failed = try await blocking { () -> Bool in
+      var session = ServerSession(server: endpoint, installId: "i1")
+      do {
+        _ = try client.card(id: "c1", session: &session, deadline: .now + .request)
+        return false
+      } catch { return true }
+    }
+    #expect(failed)
+    #expect(server.faults.log.byPath["/v1/cards/c1"] == 1)
+  }
+}
