@@ -48,6 +48,12 @@ def parse_arguments():
     parser.add_argument("--marker", action="append", help="text that shows a card is drawn")
     parser.add_argument("--launches", type=int, default=1,
                         help="launches measured (the median is printed when more than one)")
+    parser.add_argument("--early-swipes", type=int, default=0,
+                        help="instead of the usual figures: swipes sent as soon as the first card"
+                        " shows, in each of --launches launches (each from a copy of"
+                        " --template-home), for the key-to-frame latency while the launch's"
+                        " background work (a pull) runs")
+    parser.add_argument("--template-home", help="a CTFO_HOME copied afresh for each launch")
     return parser.parse_args()
 
 
@@ -162,9 +168,28 @@ def milliseconds(seconds):
 def summary(name, samples):
     samples = sorted(samples)
     p95 = samples[min(len(samples) - 1, int(round(0.95 * (len(samples) - 1))))]
-    return "%s (N=%d): median %s, p95 %s, max %s" % (
+    p99 = samples[min(len(samples) - 1, int(round(0.99 * (len(samples) - 1))))]
+    return "%s (N=%d): median %s, p95 %s, p99 %s, max %s" % (
         name, len(samples), milliseconds(statistics.median(samples)), milliseconds(p95),
-        milliseconds(samples[-1]))
+        milliseconds(p99), milliseconds(samples[-1]))
+
+
+def early_swipes(args, argv, env, markers):
+    """Key-to-frame of swipes sent right after the first card, over fresh launches."""
+    frames = []
+    for _ in range(args.launches):
+        home = tempfile.mkdtemp(prefix="ctfo-pty-early-")
+        shutil.rmtree(home)
+        shutil.copytree(args.template_home, home)
+        app = Terminal(argv, dict(env, CTFO_HOME=home))
+        try:
+            app.wait_for(markers)
+            app.quiet(args.gap)
+            frames += [app.swipe(args.gap, args.gap)[1] for _ in range(args.early_swipes)]
+        finally:
+            app.quit()
+            shutil.rmtree(home, ignore_errors=True)
+    print(summary("early swipe key-to-frame", frames))
 
 
 def main():
@@ -180,6 +205,11 @@ def main():
     env = dict(os.environ, CTFO_HOME=home, TERM="xterm-256color", LANG="C.UTF-8")
     env.pop("NO_COLOR", None)
     argv = [binary] + (["--deck", os.path.abspath(args.deck)] if args.deck else [])
+    if args.early_swipes:
+        if not args.template_home:
+            sys.exit("pty_bench: --early-swipes needs --template-home")
+        early_swipes(args, argv, env, markers)
+        return
 
     launches = []
     for _ in range(args.launches - 1):

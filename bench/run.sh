@@ -8,6 +8,7 @@ need=()
 [ -x /usr/games/fortune ] || need+=(fortune-mod)
 command -v hyperfine >/dev/null || need+=(hyperfine)
 [ -x /usr/bin/time ] || need+=(time)
+command -v wrk >/dev/null || need+=(wrk)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
@@ -69,3 +70,47 @@ export CTFO_HOME=$work/pty
 mkdir -p "$CTFO_HOME"
 "$ctfo" next -n 1 >/dev/null   # an existing home: the decks are indexed
 python3 bench/pty_bench.py "$ctfo" --launches 20
+
+echo "== server: ctfo-server on loopback with a 10,000-card deck"
+swift build -c release --product ctfo-server >/dev/null 2>&1
+server=$root/.build/release/ctfo-server
+strip -o "$work/ctfo-server-stripped" "$server"
+echo "size: ctfo-server $(stat -c %s "$server" | awk '{printf "%.1f MB", $1 / 1e6}') built," \
+  "$(stat -c %s "$work/ctfo-server-stripped" | awk '{printf "%.1f MB", $1 / 1e6}') stripped;" \
+  "ctfo (with the HTTP client and OpenSSL) as above"
+"$bench" gen-deck 10000 "$work/server.jsonl"
+"$server" --port 0 --data "$work/server-data" --deck "$work/server.jsonl" --rate-limit 100000000 \
+  >"$work/server.out" 2>"$work/server.log" &
+server_pid=$!
+trap 'kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do grep -q '^listening on' "$work/server.out" 2>/dev/null && break; sleep 0.1; done
+port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/server.out")
+url=http://127.0.0.1:$port
+token=$(curl -sf -X POST "$url/v1/auth" -H 'Content-Type: application/json' \
+  -d '{"installId":"bench","device":{"platform":"linux","app":"bench","locale":"C"},"user":{},"clientTime":0}' \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+etag=$(curl -sf -o /dev/null -D - "$url/v1/pull?feed=hot" -H "Authorization: Bearer $token" \
+  | sed -n 's/^[Ee][Tt]ag: *\(.*\)\r$/\1/p')
+cat >"$work/304.lua" <<LUA
+wrk.headers["Authorization"] = "Bearer $token"
+wrk.headers["If-None-Match"] = '$etag'
+wrk.path = "/v1/pull?feed=hot"
+LUA
+echo "304 pulls per second (goal >= 10,000): wrk, 2 threads, 32 connections, 10 s"
+wrk -t2 -c32 -d10s -s "$work/304.lua" "$url" | grep -E "Requests/sec|Latency|Non-2xx"
+# A new home each run: every pull is a full one of the 10,000 cards, applied in one transaction.
+mkdir -p "$work/client-template"
+CTFO_HOME=$work/client-template "$ctfo" next -n 1 >/dev/null
+echo "server = \"$url\"" >"$work/client-template/config.toml"
+echo "a pull of 10,000 cards, received and applied (goal <= 1 s): ctfo pull from a new home"
+hyperfine -N --warmup 1 --runs 10 --style basic \
+  --prepare "rm -rf $work/client && cp -r $work/client-template $work/client" \
+  "env CTFO_HOME=$work/client $ctfo pull" 2>&1 | grep -E "Time|±"
+echo "swipes while the launch pull of 10,000 cards applies, against the same without a server"
+echo "(10 launches, 15 swipes at once after the first card; goal: p99 unchanged)"
+mkdir -p "$work/offline-template"
+CTFO_HOME=$work/offline-template "$ctfo" next -n 1 >/dev/null
+python3 bench/pty_bench.py "$ctfo" --launches 10 --early-swipes 15 \
+  --template-home "$work/offline-template" | sed 's/^/without a server: /'
+python3 bench/pty_bench.py "$ctfo" --launches 10 --early-swipes 15 \
+  --template-home "$work/client-template" | sed 's/^/pulling 10,000 cards: /'
