@@ -81,6 +81,12 @@ public final class StateDatabase: Sendable {
     try writer.run { db in try db.rows("PRAGMA \(name)") { $0.text(0) }.first ?? nil }
   }
 
+  /// SQLite's `PRAGMA data_version` on the reading connection: it changes when another
+  /// connection (this process's writer, or another process) has committed since the last look.
+  public func dataVersion() throws -> Int64 {
+    try read { db in try db.rows("PRAGMA data_version") { $0.integer(0) }.first ?? 0 }
+  }
+
   /// SQLite's `PRAGMA integrity_check`: "ok" when the file is sound.
   public func integrityCheck() throws -> String {
     try read { db in

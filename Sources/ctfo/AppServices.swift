@@ -31,6 +31,9 @@ protocol AppServices {
   /// Enables or disables a type, saved and applied to the feed at once. May refuse (the last
   /// enabled type) or ask for a yes first; `confirmed` is true after that yes.
   func setEnabled(_ type: String, _ enabled: Bool, confirmed: Bool) -> SettingOutcome
+  /// Settings another process changed since the last call (`ctfo enable`/`disable`), applied
+  /// to the feed: every type's status then, or nil when nothing changed.
+  func settingsChangedElsewhere() -> [TypeStatus]?
   /// The body text area is now `area`: ready cards are laid out again.
   func resize(textArea area: TextArea)
   /// A frame is on screen: the moment to start the work it did not need (database writes).

@@ -51,6 +51,11 @@ enum Interactive {
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       returning: try launch.state.returning(), problems: launch.problems.map(\.description),
       area: area, mark: mark, link: link)
+    // Kept for the run: its thread wakes the loop when the state folder changes.
+    let database = launch.paths.stateDatabase
+    let folder = database.lastIndex(of: "/").map { String(database[..<$0]) } ?? "."
+    let watcher = StateWatcher(folder: folder.isEmpty ? "/" : folder, wake: wake)
+    defer { withExtendedLifetime(watcher) {} }
     InteractiveApp(
       session: session, wakeFD: wake.fd, services: services, mark: mark, keys: launch.keys
     ).run()

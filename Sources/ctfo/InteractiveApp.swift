@@ -56,11 +56,14 @@ final class InteractiveApp {
   }
 
   private func actions(for event: InputEvent) -> [AppAction] {
+    let elsewhere = services.settingsChangedElsewhere().map {
+      [AppAction.settingChanged(.applied($0))]
+    }
     switch event {
-    case .key(let key): return [.key(key)]
+    case .key(let key): return (elsewhere ?? []) + [.key(key)]
     case .wake:
       let server = services.serverLine().map { [AppAction.serverChanged($0)] } ?? []
-      return [.saveProblem(services.refresh())] + server + [.wake]
+      return [.saveProblem(services.refresh())] + (elsewhere ?? []) + server + [.wake]
     case .terminate: return [.terminate]
     case .resize: return [resized()]
     case .resumed:

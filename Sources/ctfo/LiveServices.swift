@@ -22,6 +22,10 @@ final class LiveServices: AppServices {
   private var area: TextArea
   private let mark: TruncationMark
   private let link: ServerLink?
+  /// The state database's data version and disabled types at the last look (see
+  /// `settingsChangedElsewhere`).
+  private var dataVersion: Int64?
+  private var storedDisabled: Set<String>?
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
@@ -37,6 +41,8 @@ final class LiveServices: AppServices {
     self.problems = problems
     self.area = area
     session = Session(window: window)
+    dataVersion = try? launch.database.dataVersion()
+    storedDisabled = try? launch.state.disabledTypes()
     guard !returning.isEmpty else { return }
     // Cards whose type is off now, or gone from the decks, leave the queue.
     let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
@@ -105,6 +111,25 @@ final class LiveServices: AppServices {
       feed.setEnabled(types)
       return .applied(feed.statuses)
     }
+  }
+
+  func settingsChangedElsewhere() -> [TypeStatus]? {
+    guard let version = try? launch.database.dataVersion(), version != dataVersion else {
+      return nil
+    }
+    dataVersion = version
+    guard let disabled = try? launch.state.disabledTypes() else { return nil }
+    defer { storedDisabled = disabled }
+    // Unchanged, or this app's own setting now written: nothing to adopt.
+    guard let before = storedDisabled, disabled != before else { return nil }
+    let statuses = feed.statuses
+    let enabled = Set(statuses.map(\.type.name)).subtracting(disabled)
+    guard !enabled.isEmpty, enabled != Set(statuses.filter(\.enabled).map(\.type.name)) else {
+      return nil
+    }
+    session.adoptEnabled(enabled)
+    feed.setEnabled(enabled)
+    return feed.statuses
   }
 
   func resize(textArea area: TextArea) {

@@ -160,6 +160,12 @@ public struct Session: Sendable {
     return decision
   }
 
+  /// Another process changed the settings (`ctfo disable`): cards waiting to come back whose
+  /// type is now off leave the queue. Nothing is written: the other process has.
+  public mutating func adoptEnabled(_ types: Set<String>) {
+    returned.removeAll { !types.contains($0.prepared.card.type) }
+  }
+
   /// The writes queued since the last call, in sequence order, for the writer.
   public mutating func takeWrites() -> [Write] {
     defer { outgoing.removeAll(keepingCapacity: true) }
