@@ -104,7 +104,7 @@ CTFO_HOME=$work/client-template "$ctfo" next -n 1 >/dev/null
 echo "server = \"$url\"" >"$work/client-template/config.toml"
 echo "a pull of 10,000 cards, received and applied (goal <= 1 s): ctfo pull from a new home"
 hyperfine -N --warmup 1 --runs 10 --style basic \
-  --prepare "rm -rf $work/client && cp -r $work/client-template $work/client" \
+  --prepare "sh -c 'rm -rf $work/client && cp -r $work/client-template $work/client'" \
   "env CTFO_HOME=$work/client $ctfo pull" 2>&1 | grep -E "Time|±"
 echo "swipes while the launch pull of 10,000 cards applies, against the same without a server"
 echo "(10 launches, 15 swipes at once after the first card; goal: p99 unchanged)"
