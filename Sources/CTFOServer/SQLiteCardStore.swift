@@ -1,4 +1,5 @@
 import SQL
+import Synchronization
 import ServerAPI
 
 #if canImport(Glibc)
@@ -13,6 +14,9 @@ import ServerAPI
 /// revision can say it is gone.
 public final class SQLiteCardStore: CardStore {
   private let lane: Lane
+  private let knownEpoch = Mutex<String?>(nil)
+  /// Tokens found valid, by hash: the install and the expiry.
+  private let knownTokens = Mutex<[String: (install: String, expiresAt: Int64)]>([:])
 
   public init(path: String) throws {
     let open: @Sendable () throws -> Connection = {
@@ -73,10 +77,14 @@ public final class SQLiteCardStore: CardStore {
     try lane.run { db in try Self.revision(db) }
   }
 
+  /// The store's epoch, made with the store and never changed: read once.
   public func epoch() throws -> String {
-    try lane.run { db in
+    if let known = knownEpoch.withLock({ $0 }) { return known }
+    let epoch = try lane.run { db in
       try db.rows("SELECT value FROM meta WHERE key = 'epoch'") { $0.text(0) ?? "" }.first ?? ""
     }
+    knownEpoch.withLock { $0 = epoch }
+    return epoch
   }
 
   private static func revision(_ db: Connection) throws -> Int64 {
@@ -285,13 +293,27 @@ public final class SQLiteCardStore: CardStore {
     }
   }
 
+  /// The install of a token that has not expired at `time`. A token found is remembered (a
+  /// token never changes; only its expiry ends it), so a client's later requests cost no query:
+  /// each query's read transaction takes SQLite's file locks, most of a 304's cost.
   public func install(forToken hash: [UInt8], at time: Int64) throws -> String? {
-    try lane.run { db in
-      try db.rows(
-        "SELECT install_id FROM tokens WHERE hash = ? AND expires_at > ?",
-        [.text(Token.hex(hash)), .integer(time)]
-      ) { $0.text(0) ?? "" }.first
+    let key = Token.hex(hash)
+    if let known = knownTokens.withLock({ $0[key] }), known.expiresAt > time {
+      return known.install
     }
+    let found = try lane.run { db in
+      try db.rows(
+        "SELECT install_id, expires_at FROM tokens WHERE hash = ? AND expires_at > ?",
+        [.text(key), .integer(time)]
+      ) { (install: $0.text(0) ?? "", expiresAt: $0.integer(1)) }.first
+    }
+    if let found {
+      knownTokens.withLock { tokens in
+        if tokens.count >= 100_000 { tokens.removeAll(keepingCapacity: true) }
+        tokens[key] = found
+      }
+    }
+    return found?.install
   }
 }
 
