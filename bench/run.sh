@@ -114,3 +114,15 @@ python3 bench/pty_bench.py "$ctfo" --launches 10 --early-swipes 15 \
   --template-home "$work/offline-template" | sed 's/^/without a server: /'
 python3 bench/pty_bench.py "$ctfo" --launches 10 --early-swipes 15 \
   --template-home "$work/client-template" | sed 's/^/pulling 10,000 cards: /'
+echo "swipes while a pull is held 10 s by the server (fault switch), against the same without a server"
+"$server" --port 0 --data "$work/slow-data" --deck "$work/server.jsonl" --test-faults \
+  >"$work/slow.out" 2>"$work/slow.log" &
+slow_pid=$!
+trap 'kill $server_pid $slow_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do grep -q '^listening on' "$work/slow.out" 2>/dev/null && break; sleep 0.1; done
+slow=http://127.0.0.1:$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/slow.out")
+curl -sf -X PUT "$slow/_test/faults" -d '{"rules":[{"path":"/v1/pull","delayMs":10000}]}'
+cp -r "$work/offline-template" "$work/slow-template"
+echo "server = \"$slow\"" >"$work/slow-template/config.toml"
+python3 bench/pty_bench.py "$ctfo" --launches 10 --early-swipes 15 \
+  --template-home "$work/slow-template" | sed 's/^/a pull held 10 s: /'
