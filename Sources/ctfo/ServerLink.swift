@@ -20,7 +20,8 @@ final class ServerLink: Sendable {
   private let store: ServerStore
   private let feed = Mutex<Feed?>(nil)
   private let wake: WakePipe
-  private let queue = DispatchQueue(label: "ctfo.server")
+  /// Every request runs here, one at a time, on a thread that yields to the UI.
+  private let queue = BackgroundThread()
   // Dispatch sources are safe to use from any thread; Dispatch does not say Sendable.
   nonisolated(unsafe) private let timer: any DispatchSourceTimer
   private let state = Mutex(State())
@@ -37,7 +38,7 @@ final class ServerLink: Sendable {
     self.pull = pull
     self.store = store
     self.wake = wake
-    timer = DispatchSource.makeTimerSource(queue: queue)
+    timer = DispatchSource.makeTimerSource(queue: .global())
     timer.schedule(
       deadline: .now() + .seconds(interval), repeating: .seconds(interval), leeway: .seconds(5))
   }
