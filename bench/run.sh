@@ -107,12 +107,12 @@ hyperfine -N --warmup 1 --runs 10 --style basic \
   --prepare "sh -c 'rm -rf $work/client && cp -r $work/client-template $work/client'" \
   "env CTFO_HOME=$work/client $ctfo pull" 2>&1 | grep -E "Time|±"
 echo "swipes while the launch pull of 10,000 cards applies, against the same without a server"
-echo "(10 launches, 15 swipes at once after the first card; goal: p99 unchanged)"
+echo "(30 launches, 20 swipes at once after the first card; goal: p99 unchanged)"
 mkdir -p "$work/offline-template"
 CTFO_HOME=$work/offline-template "$ctfo" next -n 1 >/dev/null
-python3 bench/pty_bench.py "$ctfo" --launches 10 --early-swipes 15 \
+python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
   --template-home "$work/offline-template" | sed 's/^/without a server: /'
-python3 bench/pty_bench.py "$ctfo" --launches 10 --early-swipes 15 \
+python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
   --template-home "$work/client-template" | sed 's/^/pulling 10,000 cards: /'
 echo "swipes while a pull is held 10 s by the server (fault switch), against the same without a server"
 "$server" --port 0 --data "$work/slow-data" --deck "$work/server.jsonl" --test-faults \
@@ -124,5 +124,5 @@ slow=http://127.0.0.1:$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/slow
 curl -sf -X PUT "$slow/_test/faults" -d '{"rules":[{"path":"/v1/pull","delayMs":10000}]}'
 cp -r "$work/offline-template" "$work/slow-template"
 echo "server = \"$slow\"" >"$work/slow-template/config.toml"
-python3 bench/pty_bench.py "$ctfo" --launches 10 --early-swipes 15 \
+python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
   --template-home "$work/slow-template" | sed 's/^/a pull held 10 s: /'
