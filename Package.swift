@@ -137,6 +137,7 @@ let package = Package(
       name: "ServerAPITests",
       dependencies: [
         "ServerAPI", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP", "TestSupport",
+        "CommandSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
       ]),
     .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),

@@ -6,8 +6,10 @@ import ServerAPI
 /// The routes see only this protocol: the SQLite store is the one there is; a PostgreSQL one
 /// (several server processes) can follow without touching them.
 public protocol CardStore: Sendable {
-  /// The change since `revision` (everything when nil), in the order of `feed`.
-  func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int) throws -> Changes
+  /// The change since `revision` (everything when nil), in the order of `feed`, with the
+  /// scores made for `install` from its reactions.
+  func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int, install: String?) throws
+    -> Changes
   /// The current revision: the one a pull's cache key names.
   func revision() throws -> Int64
   /// A random value made once per store: cache keys of another store are unknown here.
@@ -25,6 +27,11 @@ public protocol CardStore: Sendable {
   func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) throws -> String
   /// The install a token's hash belongs to, if it has not expired at `time`.
   func install(forToken hash: [UInt8], at time: Int64) throws -> String?
+  /// Stores analytics events, each once per sink and `$insert_id` (a copy counts in
+  /// `copies`); the CTFO sink's final reactions from `install` become its scores.
+  func record(events: [ReceivedEvent], install: String?, at time: Int64) throws
+  /// The events stored for `sink`, in the order they first came.
+  func events(sink: String) throws -> [ReceivedEvent]
 }
 
 /// The change a pull sends.

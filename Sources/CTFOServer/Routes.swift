@@ -57,8 +57,7 @@ public enum Routes {
     }
     router.get("/v1/pull") { request, context in
       let install = try authorize(request, store: store, limiter: limiter)
-      _ = install
-      return try pull(request, store: store, settings: settings)
+      return try pull(request, store: store, settings: settings, install: install)
     }
     router.get("/v1/cards/:id") { request, context in
       _ = try authorize(request, store: store, limiter: limiter)
@@ -67,6 +66,9 @@ public enum Routes {
         throw APIFailure(.notFound, code: "not_found", message: "no card \(shown(id))")
       }
       return try json(card)
+    }
+    EventRoutes.add(to: router, store: store, limiter: limiter) { request in
+      try authorize(request, store: store, limiter: limiter)
     }
     return router
   }
@@ -131,7 +133,7 @@ public enum Routes {
   // MARK: - Pull
 
   private static func pull(
-    _ request: Request, store: any CardStore, settings: ServerSettings
+    _ request: Request, store: any CardStore, settings: ServerSettings, install: String
   ) throws -> Response {
     let feedName = request.uri.queryParameters.get("feed") ?? "hot"
     guard let feed = PullFeed(rawValue: feedName) else {
@@ -149,7 +151,8 @@ public enum Routes {
       held.flatMap {
         $0.epoch == epoch && $0.feed == feed && $0.revision <= revision ? $0.revision : nil
       }
-    let changes = try store.changes(since: since, feed: feed, bodyLimit: settings.pullBodyLimit)
+    let changes = try store.changes(
+      since: since, feed: feed, bodyLimit: settings.pullBodyLimit, install: install)
     let pull = Wire.Pull(
       cacheKey: current.text, full: changes.full, serverTime: Clock.milliseconds(),
       types: changes.types, cards: changes.cards, removed: changes.removed,
@@ -279,6 +282,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     switch path {
     case "/v1/auth": "POST"
     case "/v1/pull": "GET"
+    case "/v1/events", "/import", "/mp/collect", "/debug/mp/collect": "POST"
     case _ where path.hasPrefix("/v1/cards/") && path.count > "/v1/cards/".count: "GET"
     default: nil
     }

@@ -13,7 +13,7 @@ import ServerAPI
 /// writes with it; a removed card stays as a row marked removed, so a pull since an older
 /// revision can say it is gone.
 public final class SQLiteCardStore: CardStore {
-  private let lane: Lane
+  let lane: Lane
   private let knownEpoch = Mutex<String?>(nil)
   /// Tokens found valid, by hash: the install and the expiry.
   private let knownTokens = Mutex<[String: (install: String, expiresAt: Int64)]>([:])
@@ -56,7 +56,27 @@ public final class SQLiteCardStore: CardStore {
     CREATE TABLE notifications (
       id TEXT PRIMARY KEY, text TEXT NOT NULL, created_at INTEGER NOT NULL,
       revision INTEGER NOT NULL);
+    """,
+    // Analytics (issue 15): each event once per sink and dedup key, with how many times it
+    // came; per install, the cards seen, the final reactions, and the scores made of them.
     """
+    CREATE TABLE events (
+      seq INTEGER PRIMARY KEY, sink TEXT NOT NULL, insert_id TEXT NOT NULL, name TEXT NOT NULL,
+      distinct_id TEXT NOT NULL, install_id TEXT, time INTEGER NOT NULL, payload TEXT NOT NULL,
+      received_at INTEGER NOT NULL, copies INTEGER NOT NULL DEFAULT 1, UNIQUE (sink, insert_id));
+    CREATE TABLE seen (
+      install_id TEXT NOT NULL, card_id TEXT NOT NULL, PRIMARY KEY (install_id, card_id))
+      WITHOUT ROWID;
+    CREATE TABLE reactions (
+      install_id TEXT NOT NULL, card_id TEXT NOT NULL, type TEXT NOT NULL,
+      reaction TEXT NOT NULL, time INTEGER NOT NULL, PRIMARY KEY (install_id, card_id))
+      WITHOUT ROWID;
+    CREATE TABLE user_scores (
+      install_id TEXT NOT NULL, card_id TEXT NOT NULL, score REAL NOT NULL,
+      scored_at INTEGER NOT NULL, reason TEXT, revision INTEGER NOT NULL,
+      PRIMARY KEY (install_id, card_id)) WITHOUT ROWID;
+    CREATE INDEX user_scores_by_revision ON user_scores(install_id, revision);
+    """,
   ]
 
   private static func migrate(_ db: Connection) throws {
@@ -95,7 +115,7 @@ public final class SQLiteCardStore: CardStore {
 
   /// Runs `body` in a write transaction with the next revision; the revision is kept only if
   /// `body` changed something.
-  private func changing<T: Sendable>(_ body: (Connection, Int64) throws -> (T, changed: Bool))
+  func changing<T: Sendable>(_ body: (Connection, Int64) throws -> (T, changed: Bool))
     throws
     -> T
   {
@@ -114,7 +134,9 @@ public final class SQLiteCardStore: CardStore {
 
   // MARK: - Pulls
 
-  public func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int) throws -> Changes {
+  public func changes(
+    since revision: Int64?, feed: PullFeed, bodyLimit: Int, install: String?
+  ) throws -> Changes {
     try lane.run { db in
       try db.transaction(immediate: false) {
         let since = revision ?? -1
@@ -155,6 +177,9 @@ public final class SQLiteCardStore: CardStore {
           changes.cards.append(card)
         }
         changes.scores = try scores(db, since: since, feed: feed, sent: changes.cards)
+        if feed == .hot, let install {
+          changes.scores += try Self.userScores(db, install: install, since: since)
+        }
         changes.notifications = try db.rows(
           "SELECT id, text, created_at FROM notifications ORDER BY created_at DESC, id LIMIT 100"
         ) {

@@ -30,11 +30,13 @@ public struct Configuration: Equatable, Sendable {
   public var pullInterval = 600
   /// The order the server gives: by score (`hot`) or by time of publication (`recent`).
   public var feed = PullFeed.hot
+  /// Where analytics go: `analytics = false` and the `[analytics]` table.
+  public var analytics = AnalyticsSettings()
 
   public static let keys = [
     "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
-    "feed",
-  ]
+    "feed", "analytics",
+  ] + AnalyticsSettings.keys.map { "analytics." + $0 }
 
   public init() {}
 
@@ -114,6 +116,7 @@ public struct Configuration: Equatable, Sendable {
       ("server", flags.server),
     ]
     for case (let key, let value?) in given { try set(key, to: value, in: "--\(key)") }
+    if flags.noAnalytics || Environment.doNotTrack { analytics.enabled = false }
   }
 
   /// Sets one setting from its text; `origin` names where it came from in the error.
@@ -159,8 +162,71 @@ public struct Configuration: Equatable, Sendable {
     case "feed":
       guard let f = PullFeed(rawValue: value) else { throw bad("hot or recent") }
       feed = f
+    case "analytics", "analytics.enabled":
+      guard let on = Bool(value) else { throw bad("true or false") }
+      analytics.enabled = on
+    case _ where key.hasPrefix("analytics."):
+      try analytics.set(String(key.dropFirst("analytics.".count)), to: value, in: origin)
     default:
       throw CLIError("\(origin): unknown setting '\(key)'")
+    }
+  }
+}
+
+/// Where analytics go (ctfo.md, "Implementation: Analytics"): nowhere unless configured.
+///
+///     analytics = true                 # false records nothing at all
+///     [analytics]
+///     server = true                    # to the CTFO server, when `server` is set
+///     mixpanel-token = "0123abcd"      # Mixpanel's /import, with this project token
+///     ga-measurement-id = "G-XXXXXXX"  # GA4's Measurement Protocol, with both of these
+///     ga-api-secret = "secret"
+public struct AnalyticsSettings: Equatable, Sendable {
+  /// False with `analytics = false`, `--no-analytics` or `DO_NOT_TRACK=1`.
+  public var enabled = true
+  /// Events go to the CTFO server (when one is configured).
+  public var toServer = true
+  public var mixpanelToken: String?
+  public var mixpanelURL = try! Endpoint(parsing: "https://api.mixpanel.com")
+  public var gaMeasurementID: String?
+  public var gaAPISecret: String?
+  public var gaURL = try! Endpoint(parsing: "https://www.google-analytics.com")
+
+  public static let keys = [
+    "enabled", "server", "mixpanel-token", "mixpanel-url", "ga-measurement-id", "ga-api-secret",
+    "ga-url",
+  ]
+
+  public init() {}
+
+  mutating func set(_ key: String, to value: String, in origin: String) throws(CLIError) {
+    func bad(_ allowed: String) -> CLIError {
+      CLIError("\(origin): analytics.\(key) must be \(allowed) (got '\(value)')")
+    }
+    func text() throws(CLIError) -> String {
+      guard (1...256).contains(value.utf8.count),
+        value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+      else { throw bad("1 to 256 printable ASCII characters") }
+      return value
+    }
+    func endpoint() throws(CLIError) -> Endpoint {
+      do { return try Endpoint(parsing: value) } catch {
+        throw CLIError("\(origin): analytics.\(key): \(error)")
+      }
+    }
+    switch key {
+    case "enabled":
+      guard let on = Bool(value) else { throw bad("true or false") }
+      enabled = on
+    case "server":
+      guard let on = Bool(value) else { throw bad("true or false") }
+      toServer = on
+    case "mixpanel-token": mixpanelToken = try text()
+    case "mixpanel-url": mixpanelURL = try endpoint()
+    case "ga-measurement-id": gaMeasurementID = try text()
+    case "ga-api-secret": gaAPISecret = try text()
+    case "ga-url": gaURL = try endpoint()
+    default: throw CLIError("\(origin): unknown setting 'analytics.\(key)'")
     }
   }
 }

@@ -9,12 +9,15 @@ public struct Globals: Equatable, Sendable {
   public var onReplace: String?
   public var onLaunch: String?
   public var server: String?
+  /// `--no-analytics`, or `DO_NOT_TRACK=1` in the environment: nothing recorded.
+  public var noAnalytics = false
 
   public init(
     home: String? = nil, deck: [String] = [], seed: UInt64? = nil, lookahead: Int? = nil,
     undoLimit: Int? = nil, onReplace: String? = nil, onLaunch: String? = nil,
-    server: String? = nil
+    server: String? = nil, noAnalytics: Bool = false
   ) {
+    self.noAnalytics = noAnalytics
     self.home = home
     self.deck = deck
     self.seed = seed

@@ -102,6 +102,12 @@ public enum Environment {
     getenv(name).map { String(cString: $0) }
   }
 
+  /// `DO_NOT_TRACK` is set to anything but empty, `0` or `false` (consoledonottrack.com).
+  public static var doNotTrack: Bool {
+    guard let value = variable("DO_NOT_TRACK") else { return false }
+    return !["", "0", "false"].contains(value.lowercased())
+  }
+
   /// This program's own path (`/proc/self/exe`), or nil when it cannot be read.
   public static func executablePath() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

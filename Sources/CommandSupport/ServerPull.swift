@@ -20,13 +20,17 @@ public struct ServerPull: Sendable {
   private let store: ServerStore
 
   /// Nil when no server is configured.
-  public init?(configuration: Configuration, database: StateDatabase) {
+  public init?(
+    configuration: Configuration, database: StateDatabase,
+    now: @escaping @Sendable () -> Int64 = APIClient.systemMilliseconds
+  ) {
     guard let endpoint = configuration.server else { return nil }
     self.endpoint = endpoint
     feed = configuration.feed
     client = APIClient(
       transport: HTTPTransport(endpoint: endpoint, authorities: configuration.serverAuthorities),
-      device: .init(platform: "linux", app: "ctfo/\(Self.version)", locale: Self.locale))
+      device: .init(platform: "linux", app: "ctfo/\(Self.version)", locale: Self.locale),
+      now: now)
     store = ServerStore(database: database)
   }
 
@@ -73,11 +77,22 @@ public struct ServerPull: Sendable {
     return body
   }
 
+  /// Sends `request` to the server with this install's token (one re-auth on `401`) and
+  /// returns its answer, whatever its status.
+  public func exchange(
+    _ request: HTTPRequest, deadline: ContinuousClock.Instant
+  ) throws -> HTTPResponse {
+    var session = try store.session(for: endpoint.description)
+    let before = session
+    defer { if session != before { try? store.save(session) } }
+    return try client.exchange(request, session: &session, deadline: deadline)
+  }
+
   /// The version `--version` prints.
   public static let version = "0.2.0"
 
   /// The locale of the environment (LC_ALL, LC_MESSAGES, LANG), "C" when none is set.
-  private static var locale: String {
+  public static var locale: String {
     for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
       if let value = Environment.variable(name), !value.isEmpty {
         return String(value.prefix { $0 != "." && $0 != "@" }.prefix(32))

@@ -1,3 +1,5 @@
+import FeedCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -31,27 +33,15 @@ public struct StandardOutput {
   }
 
   /// Appends a JSON string literal for `text` (`null` for nil), escaping on the UTF-8 bytes.
-  public mutating func json(_ text: String?) {
-    guard var text else { return raw("null") }
-    buffer.append(0x22)
-    text.withUTF8 { bytes in
-      for byte in bytes {
-        switch byte {
-        case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
-        case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
-        case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
-        case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
-        case ..<0x20, 0x7F: buffer.append(contentsOf: Self.unicodeEscape(byte))
-        default: buffer.append(byte)
-        }
-      }
-    }
-    buffer.append(0x22)
-  }
+  public mutating func json(_ text: String?) { JSONText.append(text, to: &buffer) }
 
   /// Writes one JSON object on its own line; keys are ours (plain ASCII), values are escaped.
   public mutating func jsonObject(_ fields: KeyValuePairs<String, JSONValue>) {
+    jsonFields(fields.map { ($0.key, $0.value) })
+    endLine()
+  }
+
+  private mutating func jsonFields(_ fields: [(String, JSONValue)]) {
     buffer.append(0x7B)
     for (i, (key, value)) in fields.enumerated() {
       if i > 0 { buffer.append(0x2C) }
@@ -67,15 +57,17 @@ public struct StandardOutput {
           json(text)
         }
         buffer.append(0x5D)
+      case .object(let inner): jsonFields(inner)
+      case .objects(let list):
+        buffer.append(0x5B)
+        for (j, inner) in list.enumerated() {
+          if j > 0 { buffer.append(0x2C) }
+          jsonFields(inner)
+        }
+        buffer.append(0x5D)
       }
     }
     buffer.append(0x7D)
-    endLine()
-  }
-
-  private static func unicodeEscape(_ byte: UInt8) -> [UInt8] {
-    let hex = Array("0123456789abcdef".utf8)
-    return [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
   }
 
   public mutating func flush() {
@@ -103,9 +95,11 @@ public struct StandardOutput {
 }
 
 /// A value of the JSON objects the commands print.
-public enum JSONValue {
+public indirect enum JSONValue {
   case string(String?)
   case int(Int)
   case bool(Bool)
   case strings([String])
+  case object([(String, JSONValue)])
+  case objects([[(String, JSONValue)]])
 }

@@ -11,11 +11,15 @@ public struct Card: Sendable, Hashable, Codable {
   /// Text shown only in the full-card view: a trivia answer, a punchline. A ctfo extension
   /// of the deck format.
   public var reveal: String?
+  /// Why the server dealt the card soon, for the whole-card view: "scored 0.93: you often
+  /// CTFO haiku" (ctfo.md, "Personalization").
+  public var why: String?
 
   public init(
     id: String, type: String, title: String? = nil, body: String, source: String? = nil,
-    url: String? = nil, reveal: String? = nil
+    url: String? = nil, reveal: String? = nil, why: String? = nil
   ) {
+    self.why = why
     self.id = id
     self.type = type
     self.title = title

@@ -11,6 +11,7 @@ public enum Preparation {
     card.source = card.source.map(Sanitizer.sanitizeLine)
     card.url = card.url.map(Sanitizer.sanitizeLine)
     card.reveal = card.reveal.map(Sanitizer.sanitize)
+    card.why = card.why.map(Sanitizer.sanitizeLine)
     return card
   }
 

@@ -102,6 +102,16 @@ public struct APIClient: Sendable {
   private func authorized(
     _ request: HTTPRequest, session: inout ServerSession, deadline: ContinuousClock.Instant
   ) throws(APIError) -> HTTPResponse {
+    let answer = try exchange(request, session: &session, deadline: deadline)
+    guard answer.status == 200 || answer.status == 304 else { throw Self.failure(answer) }
+    return answer
+  }
+
+  /// Sends `request` with the token as `authorized` does, and returns any answer but a second
+  /// `401`: the caller reads it (the analytics sink reads `400`, `413`, `429` its own way).
+  public func exchange(
+    _ request: HTTPRequest, session: inout ServerSession, deadline: ContinuousClock.Instant
+  ) throws(APIError) -> HTTPResponse {
     let serverNow = now() + session.clockOffset
     if session.token == nil || (session.tokenExpiresAt ?? .max) <= serverNow {
       try authenticate(session: &session, deadline: deadline)
@@ -116,7 +126,6 @@ public struct APIClient: Sendable {
         throw .unauthorized(Self.errorMessage(answer) ?? "401")
       }
     }
-    guard answer.status == 200 || answer.status == 304 else { throw Self.failure(answer) }
     return answer
   }
 
@@ -179,7 +188,7 @@ public struct APIClient: Sendable {
   }
 
   /// `id` as one path segment: every byte outside RFC 3986's unreserved set percent-encoded.
-  static func pathSegment(_ id: String) -> String {
+  public static func pathSegment(_ id: String) -> String {
     var out = ""
     for byte in id.utf8 {
       let c = Character(Unicode.Scalar(byte))

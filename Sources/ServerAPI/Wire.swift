@@ -139,11 +139,14 @@ public enum Wire {
     public var cardId: String
     public var score: Double
     public var scoredAt: Int64
+    /// Why the card scored so, for the user ("you often CTFO haiku"); nil when not said.
+    public var reason: String?
 
-    public init(cardId: String, score: Double, scoredAt: Int64) {
+    public init(cardId: String, score: Double, scoredAt: Int64, reason: String? = nil) {
       self.cardId = cardId
       self.score = score
       self.scoredAt = scoredAt
+      self.reason = reason
     }
   }
 

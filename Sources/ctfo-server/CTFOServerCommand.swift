@@ -16,9 +16,9 @@ struct CTFOServerCommand: AsyncParsableCommand {
     discussion: """
       Serves the cards of the decks it is given (the bundled decks by default) from a store \
       under --data. Operators change scores and send notifications with `ctfo-server score` \
-      and `ctfo-server notify`, which write the same store while the server runs.
+      and `ctfo-server notify`, which write the same store while the server runs;       `ctfo-server events` counts the analytics events received.
       """,
-    subcommands: [Serve.self, Score.self, Notify.self], defaultSubcommand: Serve.self)
+    subcommands: [Serve.self, Score.self, Notify.self, Events.self], defaultSubcommand: Serve.self)
 }
 
 /// Where the store lives.
@@ -128,5 +128,31 @@ struct Notify: ParsableCommand {
     }
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     try data.store().notify(id: "n\(now)", text: text, at: now)
+  }
+}
+
+/// `ctfo-server events`: the count of each analytics event name received, one `NAME COUNT` a
+/// line.
+struct Events: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print the count of each analytics event name received, one 'NAME COUNT' a line.",
+    discussion: """
+      Each event is counted once however often it came (the store keeps one per $insert_id). \
+      --sink mixpanel or ga counts what came to the Mixpanel /import or GA /mp/collect routes.
+      """)
+
+  @Option(name: .long, help: "ctfo (POST /v1/events), mixpanel (/import) or ga (/mp/collect).")
+  var sink = "ctfo"
+  @OptionGroup var data: DataOptions
+
+  func run() throws {
+    guard ["ctfo", "mixpanel", "ga"].contains(sink) else {
+      throw ValidationError("--sink must be ctfo, mixpanel or ga")
+    }
+    var out = ""
+    for (name, count) in try data.store().eventCounts(sink: sink) {
+      out += "\(name) \(count)\n"
+    }
+    FileHandle.standardOutput.write(Data(out.utf8))
   }
 }

@@ -44,12 +44,18 @@ struct GlobalOptions: ParsableArguments {
       "The CTFO server to pull cards from (https://..., or http:// on this machine).",
       valueName: "URL"))
   var server: String?
+
+  @Flag(
+    name: .customLong("no-analytics"),
+    help: "Record no analytics at all (as do analytics = false and DO_NOT_TRACK=1).")
+  var noAnalytics = false
 }
 
 extension GlobalOptions {
   var values: Globals {
     Globals(
       home: home, deck: deck, seed: seed, lookahead: lookahead, undoLimit: undoLimit,
-      onReplace: onReplace, onLaunch: onLaunch, server: server)
+      onReplace: onReplace, onLaunch: onLaunch, server: server,
+      noAnalytics: noAnalytics)
   }
 }

@@ -5,6 +5,7 @@ import CommandSupport
 import FeedCore
 import FeedPipeline
 import Store
+import Synchronization
 import Terminal
 
 /// The interactive app: wires the terminal, the feed, the session and the state writer, then
@@ -37,11 +38,28 @@ enum Interactive {
     let size = session.size
     let area = Geometry.textArea(width: size.width, height: size.height)
     let mark = launch.mark
-    let link = ServerPull(configuration: launch.configuration, database: launch.database).map {
+    let pull = ServerPull(configuration: launch.configuration, database: launch.database)
+    let outbox = Outbox(database: launch.database)
+    let recording = launch.state.analytics.map { (outbox, $0) }
+    // Set once the sinks run: the link records its pulls' events before they do.
+    let runner = Mutex<AnalyticsRunner?>(nil)
+    let link = pull.map {
       ServerLink(
         pull: $0, store: ServerStore(database: launch.database),
-        interval: launch.configuration.pullInterval, wake: wake)
+        interval: launch.configuration.pullInterval, wake: wake, analytics: recording,
+        recorded: { runner.withLock { $0 }?.poke() })
     }
+    let sinks = recording == nil ? [] : AnalyticsSinks.configured(launch.configuration)
+    let analytics = AnalyticsRunner(
+      deliveries: sinks.map { kind in
+        (
+          SinkDelivery(
+            kind: kind, configuration: launch.configuration, database: launch.database,
+            pull: pull),
+          kind == .ctfo ? link?.queue : nil
+        )
+      })
+    runner.withLock { $0 = analytics }
     let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.body) { wake.wake() }
     let (window, _) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())
@@ -50,7 +68,9 @@ enum Interactive {
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       returning: try launch.state.returning(), problems: launch.problems.map(\.description),
-      area: area, mark: mark, link: link)
+      area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics)
+    // What earlier runs left in the outbox goes now.
+    analytics.poke()
     // Kept for the run: its thread wakes the loop when the state folder changes.
     let database = launch.paths.stateDatabase
     let folder = database.lastIndex(of: "/").map { String(database[..<$0]) } ?? "."

@@ -39,7 +39,8 @@ struct Launch {
       throw CLIError("cannot open the state database \(paths.stateDatabase): \(error)")
     }
     index = DeckIndex(database: database)
-    state = StateStore(database: database)
+    let sinks = AnalyticsSinks.configured(configuration)
+    state = StateStore(database: database, analytics: sinks.isEmpty ? nil : AnalyticsSinks.context)
     let decks = syncDecks ? paths.decks(extra: options.deck) : []
     // A deck asked for by name must be there; the folders' decks are what they are.
     for path in decks.suffix(options.deck.count) where access(path, R_OK) != 0 {

@@ -26,12 +26,19 @@ final class LiveServices: AppServices {
   /// `settingsChangedElsewhere`).
   private var dataVersion: Int64?
   private var storedDisabled: Set<String>?
+  /// The analytics sinks (nil when analytics are off: nothing is recorded then).
+  private let analytics: AnalyticsRunner?
+  /// The card on screen and since when (seconds), for its `Focus` event.
+  private var focus: (id: String, type: String, since: Double)?
+  /// The history is open: opening it again (a search, a page) is not a new "HistoryOpened".
+  private var inHistory = false
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
     window: UndoWindow, returning: [HistoryEntry], problems: [String], area: TextArea,
-    mark: TruncationMark, link: ServerLink?
+    mark: TruncationMark, link: ServerLink?, analytics: AnalyticsRunner? = nil
   ) {
+    self.analytics = launch.state.analytics == nil ? nil : analytics
     self.mark = mark
     self.link = link
     self.launch = launch
@@ -43,6 +50,7 @@ final class LiveServices: AppServices {
     session = Session(window: window)
     dataVersion = try? launch.database.dataVersion()
     storedDisabled = try? launch.state.disabledTypes()
+    defer { record([AnalyticsEvent("AppStart")]) }
     guard !returning.isEmpty else { return }
     // Cards whose type is off now, or gone from the decks, leave the queue.
     let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
@@ -54,10 +62,28 @@ final class LiveServices: AppServices {
 
   private var now: Double { NextRequest.now() }
 
+  /// Records `events` with a change of their own, when analytics are on.
+  private func record(_ events: [AnalyticsEvent]) {
+    guard launch.state.analytics != nil else { return }
+    session.record(events, now: now)
+  }
+
+  /// The `Focus` event of the card on screen, which leaves it now.
+  private func endFocus() -> [AnalyticsEvent] {
+    guard launch.state.analytics != nil, let focus else { return [] }
+    self.focus = nil
+    let ms = Int64(max(0, (now - focus.since) * 1000).rounded())
+    return [.focus(cardID: focus.id, type: focus.type, milliseconds: ms)]
+  }
+
   func refresh() -> String? {
+    var committed = false
+    defer { if committed { analytics?.poke() } }
     for report in reports.take() {
       switch report {
-      case .committed(let sequence, let indices): session.committed(sequence, indices: indices)
+      case .committed(let sequence, let indices):
+        committed = true
+        session.committed(sequence, indices: indices)
       case .failed(let reason):
         session.failed(reason: reason)
         // The writer holds the change (and those after it) until told to try again.
@@ -70,18 +96,31 @@ final class LiveServices: AppServices {
 
   func takeNext() -> (item: FeedItem, position: Int) {
     _ = refresh()
-    return session.next(now: now) { feed.takeNext() }
+    inHistory = false
+    let next = session.next(now: now) { feed.takeNext() }
+    if case .card(let card) = next.item, focus?.id != card.card.id {
+      focus = (card.card.id, card.card.type, now)
+    }
+    return next
   }
 
   func swipe(_ card: PreparedCard, _ direction: SwipeDirection) {
-    session.swipe(card, direction)
+    inHistory = false
+    session.swipe(card, direction, events: endFocus())
   }
 
   func undo() -> ShownCard? {
-    session.undo(now: now) { prepared(id: $0) }
+    let left = endFocus()
+    let restored = session.undo(now: now, events: left) { prepared(id: $0) }
+    if let restored { focus = (restored.prepared.card.id, restored.prepared.card.type, now) }
+    return restored
   }
 
   func history(limit: Int, matching search: String?) -> [HistoryEntry] {
+    if !inHistory {
+      inHistory = true
+      record([AnalyticsEvent("HistoryOpened")])
+    }
     frameDrawn()
     writer.waitUntilIdle()
     do {
@@ -94,7 +133,13 @@ final class LiveServices: AppServices {
 
   func historyCount() -> Int { (try? launch.state.historyCount()) ?? 0 }
 
-  func card(id: String) -> PreparedCard? { prepared(id: id) }
+  func card(id: String) -> PreparedCard? {
+    let card = prepared(id: id)
+    if let card {
+      record([AnalyticsEvent("CardOpened", ["card_id": .string(id), "card_type": .string(card.card.type)])])
+    }
+    return card
+  }
 
   func typeStatuses() -> [TypeStatus] { feed.statuses }
 
@@ -152,7 +197,8 @@ final class LiveServices: AppServices {
 
   func close() {
     link?.stop()
-    session.close(now: now)
+    let quitting = launch.state.analytics == nil ? [] : endFocus() + [AnalyticsEvent("AppQuit")]
+    session.close(now: now, events: quitting)
     frameDrawn()
     feed.stop()
     var unsaved = writer.waitUntilIdle()
@@ -165,11 +211,14 @@ final class LiveServices: AppServices {
         "ctfo: \(unsaved.count) changes could not be saved to \(launch.paths.stateDatabase): "
           + (session.saveProblem ?? "unknown error"))
     }
+    analytics?.finish(within: Self.analyticsAtQuit)
   }
 
   /// How often quitting tries again to write what failed (each try waits up to SQLite's busy
   /// timeout for another process's lock).
   static let retriesAtQuit = 3
+  /// How long quitting tries to send the queued analytics; the rest waits for the next run.
+  static let analyticsAtQuit = Duration.seconds(2)
 
   /// A card from the index, sanitised and laid out for the current text area.
   private func prepared(id: String) -> PreparedCard? {

@@ -20,8 +20,12 @@ final class ServerLink: Sendable {
   private let store: ServerStore
   private let feed = Mutex<Feed?>(nil)
   private let wake: WakePipe
-  /// Every request runs here, one at a time, on a thread that yields to the UI.
-  private let queue = BackgroundThread()
+  /// Every request runs here, one at a time, on a thread that yields to the UI (the CTFO
+  /// server's analytics sink too).
+  let queue = BackgroundThread()
+  /// Records the pulls' analytics events (nil: analytics are off), then calls `recorded`.
+  private let analytics: (outbox: Outbox, context: Outbox.Context)?
+  private let recorded: @Sendable () -> Void
   // Dispatch sources are safe to use from any thread; Dispatch does not say Sendable.
   nonisolated(unsafe) private let timer: any DispatchSourceTimer
   private let state = Mutex(State())
@@ -34,7 +38,13 @@ final class ServerLink: Sendable {
   /// How long a pull may take.
   static let deadline = Duration.seconds(10)
 
-  init(pull: ServerPull, store: ServerStore, interval: Int, wake: WakePipe) {
+  init(
+    pull: ServerPull, store: ServerStore, interval: Int, wake: WakePipe,
+    analytics: (outbox: Outbox, context: Outbox.Context)? = nil,
+    recorded: @escaping @Sendable () -> Void = {}
+  ) {
+    self.analytics = analytics
+    self.recorded = recorded
     self.pull = pull
     self.store = store
     self.wake = wake
@@ -90,6 +100,28 @@ final class ServerLink: Sendable {
     queue.async { [store] in try? store.dismiss(id: id) }
   }
 
+  /// "PullDone" or "PullFailed", with what the pull changed or why it failed.
+  private func record(_ outcome: ServerPull.Outcome) {
+    guard let analytics else { return }
+    let event: AnalyticsEvent
+    switch outcome {
+    case .unchanged: event = AnalyticsEvent("PullDone", ["changed": .bool(false)])
+    case .applied(let applied):
+      event = AnalyticsEvent(
+        "PullDone",
+        [
+          "changed": .bool(true), "cards": .integer(Int64(applied.cards)),
+          "removed": .integer(Int64(applied.removed)), "scores": .integer(Int64(applied.scores)),
+        ])
+    case .failed(let reason):
+      event = AnalyticsEvent("PullFailed", ["reason": .string(String(reason.prefix(200)))])
+    }
+    let time = Double(APIClient.systemMilliseconds()) / 1000
+    guard (try? analytics.outbox.record([event], at: time, context: analytics.context)) != nil
+    else { return }
+    recorded()
+  }
+
   private func run() {
     state.withLock { $0.queued = false }
     let outcome = pull.run(deadline: .now + Self.deadline)
@@ -97,6 +129,7 @@ final class ServerLink: Sendable {
       let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
       if let scores = try? store.scores(of: enabled) { feed.updateScores(scores) }
     }
+    record(outcome)
     var line = ServerLine()
     if case .failed = outcome { line.offline = true }
     let now = APIClient.systemMilliseconds()

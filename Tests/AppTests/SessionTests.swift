@@ -103,7 +103,12 @@ import Testing
     #expect(
       session.takeWrites().map(\.change) == [
         StateChange(
-          effects: [.restore(tombstone)], returning: ReturnQueue(waiting: [1]), time: 40)
+          effects: [.restore(tombstone)], returning: ReturnQueue(waiting: [1]),
+          events: [
+            AnalyticsEvent(
+              "Undo",
+              ["card_id": .string("f1"), "card_type": .string("fact"), "reaction": .string("TFU")])
+          ], time: 40)
       ])
     session.swipe(a, .left)
     let next = session.next(now: 41, feed: feed.take)

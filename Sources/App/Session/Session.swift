@@ -51,6 +51,8 @@ public struct Session: Sendable {
   private var returned: [ShownCard] = []
   /// The undo effects of the last swipe, written with the next card's history row.
   private var held: [UndoEffect] = []
+  /// The analytics events of the last swipe (its card's focus), written with its effects.
+  private var heldEvents: [AnalyticsEvent] = []
   private var outgoing: [Write] = []
   private var lastSequence: UInt64 = 0
 
@@ -70,8 +72,11 @@ public struct Session: Sendable {
     now: Double, feed: () -> FeedItem
   ) -> (item: FeedItem, position: Int) {
     if let card = returned.popLast() {
-      enqueue(StateChange(effects: held, returning: queue(onScreen: nil), time: now))
+      enqueue(
+        StateChange(
+          effects: held, returning: queue(onScreen: nil), events: heldEvents, time: now))
       held = []
+      heldEvents = []
       return hand(card)
     }
     if let pending {
@@ -85,16 +90,21 @@ public struct Session: Sendable {
       return (item, 0)
     }
     let shown = ShownRecord(card.card, shownAt: now)
-    let sequence = enqueue(StateChange(effects: held, shown: [shown], time: now))
+    let sequence = enqueue(
+      StateChange(effects: held, shown: [shown], events: heldEvents, time: now))
     held = []
+    heldEvents = []
     pending = Pending(card: card, sequence: sequence)
     return (.loading, 0)
   }
 
-  /// The card on screen was swiped: its tombstone enters the undo window, and the effects are
-  /// held to be written with the next card's history row.
-  public mutating func swipe(_ card: PreparedCard, _ direction: SwipeDirection) {
+  /// The card on screen was swiped: its tombstone enters the undo window, and the effects (and
+  /// `events`, its focus) are held to be written with the next card's history row.
+  public mutating func swipe(
+    _ card: PreparedCard, _ direction: SwipeDirection, events: [AnalyticsEvent] = []
+  ) {
     guard let current, current.prepared.card.id == card.card.id else { return }
+    heldEvents += events
     let tombstone = Tombstone(
       historyIndex: current.position, cardID: card.card.id, type: card.card.type,
       direction: direction)
@@ -107,14 +117,17 @@ public struct Session: Sendable {
   /// written, wait to come back after it, unlisted in the history meanwhile. Nil when nothing
   /// can be undone.
   public mutating func undo(
-    now: Double, card: (String) -> PreparedCard?
+    now: Double, events: [AnalyticsEvent] = [], card: (String) -> PreparedCard?
   ) -> ShownCard? {
     let effects = window.undo()
     guard case .restore(let tombstone) = effects.first else { return nil }
     flushHeld(now: now)
     if let current { returned.append(current) }
     pushBackPending()
-    enqueue(StateChange(effects: effects, returning: queue(onScreen: nil), time: now))
+    enqueue(
+      StateChange(
+        effects: effects, returning: queue(onScreen: nil), events: events + [Self.undoEvent(tombstone)],
+        time: now))
     let restored = card(tombstone.cardID).map {
       ShownCard(prepared: $0, position: tombstone.historyIndex)
     }
@@ -190,11 +203,27 @@ public struct Session: Sendable {
   }
 
   /// Writes what is held before quitting, and the cards to show first at the next launch:
-  /// the card on screen, then those waiting to come back.
-  public mutating func close(now: Double) {
+  /// the card on screen, then those waiting to come back; with `events` (the last focus, the
+  /// quit).
+  public mutating func close(now: Double, events: [AnalyticsEvent] = []) {
     flushHeld(now: now)
     pushBackPending()
-    enqueue(StateChange(returning: queue(onScreen: current), time: now))
+    enqueue(StateChange(returning: queue(onScreen: current), events: events, time: now))
+  }
+
+  /// Records analytics events (app start, history opened) in a change of their own.
+  public mutating func record(_ events: [AnalyticsEvent], now: Double) {
+    guard !events.isEmpty else { return }
+    enqueue(StateChange(events: events, time: now))
+  }
+
+  private static func undoEvent(_ tombstone: Tombstone) -> AnalyticsEvent {
+    AnalyticsEvent(
+      "Undo",
+      [
+        "card_id": .string(tombstone.cardID), "card_type": .string(tombstone.type),
+        "reaction": .string(tombstone.direction.reaction.rawValue),
+      ])
   }
 
   @discardableResult
@@ -211,8 +240,9 @@ public struct Session: Sendable {
 
   /// Writes the last swipe's effects on their own when no new card comes with them.
   private mutating func flushHeld(now: Double) {
-    guard !held.isEmpty else { return }
-    enqueue(StateChange(effects: held, time: now))
+    guard !held.isEmpty || !heldEvents.isEmpty else { return }
+    enqueue(StateChange(effects: held, events: heldEvents, time: now))
     held = []
+    heldEvents = []
   }
 }

@@ -70,7 +70,8 @@ public enum Geometry {
     let main = CardLayout.layout(
       title: card.card.title, body: card.card.body, width: w, height: .max)
     let source = [card.card.citedSource, card.card.url].compactMap { $0 }.filter { !$0.isEmpty }
-    let parts = [card.card.reveal ?? "", source.joined(separator: "\n")].filter { !$0.isEmpty }
+    let parts = [card.card.reveal ?? "", source.joined(separator: "\n"), card.card.why ?? ""]
+      .filter { !$0.isEmpty }
     return parts.reduce(main.lines) { lines, part in
       lines + [""] + CardLayout.layout(title: nil, body: part, width: w, height: .max).lines
     }

@@ -1,8 +1,9 @@
 import CardText
 
 /// A strict reader of the TOML that `config.toml` uses: `key = value` lines with comments, the
-/// values being strings, whole numbers and booleans, then optionally one `[keys]` table whose
-/// values are strings or one-line arrays of strings. Anything else, valid TOML or not (other
+/// values being strings, whole numbers and booleans, then optionally a `[keys]` table whose
+/// values are strings or one-line arrays of strings, and an `[analytics]` table of plain
+/// values (its keys read `analytics.` and the key). Anything else, valid TOML or not (other
 /// tables, arrays elsewhere, dates, floats, inline tables, dotted keys), is refused with the
 /// line it is on, so a mistake is never half-read.
 ///
@@ -17,20 +18,23 @@ public enum ConfigReader {
     }
     var entries: [ConfigEntry] = []
     var seen: [String: Int] = [:]
-    var table: Int?
+    /// The table the lines are in, and the line of each table's header.
+    var table: String?
+    var headers: [String: Int] = [:]
     for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
     {
-      var scanner = LineScanner(line: line.utf8, number: offset + 1, inTable: table != nil)
+      var scanner = LineScanner(line: line.utf8, number: offset + 1, table: table)
       switch try scanner.line() {
       case nil: continue
-      case .table:
-        if let table {
+      case .table(let name):
+        if let first = headers[name] {
           throw ConfigProblem(
-            line: offset + 1, message: "[\(keysTable)] is given twice (first on line \(table))")
+            line: offset + 1, message: "[\(name)] is given twice (first on line \(first))")
         }
-        table = offset + 1
+        headers[name] = offset + 1
+        table = name
       case .entry(var entry):
-        if table != nil { entry.key = keysTable + "." + entry.key }
+        if let table { entry.key = table + "." + entry.key }
         if let first = seen.updateValue(entry.line, forKey: entry.key) {
           throw ConfigProblem(
             line: entry.line,
@@ -42,8 +46,10 @@ public enum ConfigReader {
     return entries
   }
 
-  /// The one table: key bindings, `action = "key"` or `action = ["key", "key"]`.
+  /// The key bindings' table: `action = "key"` or `action = ["key", "key"]`.
   public static let keysTable = "keys"
+  /// The tables there are: key bindings, and where analytics go (`[analytics]`).
+  public static let tables = [keysTable, "analytics"]
 
   private static func lineOfInvalidUTF8(_ bytes: [UInt8]) -> Int {
     var line = 1
@@ -98,8 +104,8 @@ public struct ConfigProblem: Error, Sendable, Hashable {
 /// What one line of the file holds, when not blank or a comment.
 private enum ConfigLine {
   case entry(ConfigEntry)
-  /// The `[keys]` header.
-  case table
+  /// A table's header: `[keys]`, `[analytics]`.
+  case table(String)
 }
 
 /// Reads one line: blank, a comment, the `[keys]` header, or `key = value` with an optional
@@ -107,45 +113,44 @@ private enum ConfigLine {
 private struct LineScanner {
   private let bytes: [UInt8]
   private let number: Int
-  /// After `[keys]`: a value may be an array of strings, and must be a string or one.
-  private let inTable: Bool
+  /// The table the line is in. After `[keys]`, a value may be an array of strings, and must
+  /// be a string or one.
+  private let table: String?
   private var position = 0
 
-  init(line: Substring.UTF8View, number: Int, inTable: Bool) {
+  init(line: Substring.UTF8View, number: Int, table: String?) {
     var bytes = Array(line)
     if bytes.last == 0x0D { bytes.removeLast() }
     self.bytes = bytes
     self.number = number
-    self.inTable = inTable
+    self.table = table
   }
 
   mutating func line() throws(ConfigProblem) -> ConfigLine? {
     skipSpace()
     guard let first = peek, first != UInt8(ascii: "#") else { return nil }
-    if first == UInt8(ascii: "[") {
-      try readTableHeader()
-      return .table
-    }
+    if first == UInt8(ascii: "[") { return .table(try readTableHeader()) }
     return .entry(try entry())
   }
 
-  /// `[keys]`, spaces allowed inside the brackets, then nothing but a comment.
-  private mutating func readTableHeader() throws(ConfigProblem) {
+  /// `[keys]` or `[analytics]`, spaces allowed inside the brackets, then nothing but a comment.
+  private mutating func readTableHeader() throws(ConfigProblem) -> String {
     position += 1
     skipSpace()
     let start = position
     while let byte = peek, Self.isBareKey(byte) { position += 1 }
     let name = String(decoding: bytes[start..<position], as: UTF8.self)
     skipSpace()
-    guard name == ConfigReader.keysTable, consume(UInt8(ascii: "]")) else {
+    guard ConfigReader.tables.contains(name), consume(UInt8(ascii: "]")) else {
       throw problem(
-        "tables other than [\(ConfigReader.keysTable)] are not settings of ctfo; write "
-          + "'key = value' lines before [\(ConfigReader.keysTable)]")
+        "tables other than [keys] and [analytics] are not settings of ctfo; write "
+          + "'key = value' lines before the first table")
     }
     skipSpace()
     if let rest = peek, rest != UInt8(ascii: "#") {
-      throw problem("unexpected text after [\(ConfigReader.keysTable)]")
+      throw problem("unexpected text after [\(name)]")
     }
+    return name
   }
 
   private mutating func entry() throws(ConfigProblem) -> ConfigEntry {
@@ -155,7 +160,7 @@ private struct LineScanner {
       throw problem("expected '=' after '\(Self.shown(key))'")
     }
     skipSpace()
-    let value = inTable ? try readKeyNames() : try readValue()
+    let value = table == ConfigReader.keysTable ? try readKeyNames() : try readValue()
     skipSpace()
     if let rest = peek, rest != UInt8(ascii: "#") {
       throw problem("unexpected text after the value of '\(Self.shown(key))'")

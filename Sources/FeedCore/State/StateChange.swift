@@ -14,13 +14,17 @@ public struct StateChange: Sendable, Hashable {
   public var enabled: [String: Bool]
   /// The cards that come back before any new card, replacing those stored; nil keeps them.
   public var returning: ReturnQueue?
+  /// Analytics events recorded with the change (besides those the store makes of its
+  /// effects and settings: final reactions, types turned on or off).
+  public var events: [AnalyticsEvent]
   /// Seconds since 1970: the time stamped on reaction events.
   public var time: Double
 
   public init(
     effects: [UndoEffect] = [], shown: [ShownRecord] = [], enabled: [String: Bool] = [:],
-    returning: ReturnQueue? = nil, time: Double
+    returning: ReturnQueue? = nil, events: [AnalyticsEvent] = [], time: Double
   ) {
+    self.events = events
     self.effects = effects
     self.shown = shown
     self.enabled = enabled
@@ -30,7 +34,7 @@ public struct StateChange: Sendable, Hashable {
 
   /// True when applying it would write nothing.
   public var isEmpty: Bool {
-    shown.isEmpty && enabled.isEmpty && returning == nil
+    shown.isEmpty && enabled.isEmpty && returning == nil && events.isEmpty
       && effects.allSatisfy {
         switch $0 {
         case .replace, .refuseReplacement, .askUser: true

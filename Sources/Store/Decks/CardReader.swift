@@ -16,7 +16,10 @@ import Synchronization
 /// `DeckIndex.reader()` reads on the database's connections (and inside its transaction).
 /// Either way one prepared statement per connection, behind the connection's mutex.
 public final class CardReader: Sendable {
-  static let columns = "id, type, title, body, source, url, reveal"
+  static let columns = """
+    id, type, title, body, source, url, reveal,
+    CASE WHEN score_reason IS NOT NULL THEN printf('scored %.2f: %s', score, score_reason) END
+    """
   private static let query = "SELECT \(columns) FROM cards WHERE type = ? AND ordinal = ?"
 
   private enum Connections {
@@ -79,7 +82,7 @@ public final class CardReader: Sendable {
   static func card(_ row: Statement) -> Card {
     Card(
       id: row.text(0) ?? "", type: row.text(1) ?? "", title: row.text(2), body: row.text(3) ?? "",
-      source: row.text(4), url: row.text(5), reveal: row.text(6))
+      source: row.text(4), url: row.text(5), reveal: row.text(6), why: row.text(7))
   }
 }
 

@@ -4,7 +4,7 @@ import SQL
 /// `PRAGMA user_version`. A migration that shipped is never edited: append `v4`, `v5`, ...
 enum Migrations {
   /// The migrations in order: version n is the database after `all[0..<n]`.
-  static let all = [v1, v2, v3, v4, v5]
+  static let all = [v1, v2, v3, v4, v5, v6]
 
   /// The schema version this build writes.
   static var latest: Int { all.count }
@@ -201,5 +201,49 @@ enum Migrations {
     ALTER TABLE cards ADD COLUMN body_missing INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE cards ADD COLUMN published_at INTEGER;
     CREATE INDEX history_by_card ON history(card_id);
+    """
+
+  /// Analytics (issue 15): the outbox of events, written in the transaction of the state change
+  /// that caused them, each with the exact JSON sent (`payload`), so a retry sends the same
+  /// bytes; a cursor and delivery record per sink; dead letters kept (with the payload, as the
+  /// outbox row goes once every sink has it) and counted; the install's identity, made once.
+  private static let v6 = """
+    CREATE TABLE analytics_identity (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      install_id TEXT NOT NULL,
+      distinct_id TEXT NOT NULL,
+      identified INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO analytics_identity (id, install_id, distinct_id)
+      SELECT 1, install_id, COALESCE(distinct_id, install_id) FROM server_session WHERE id = 1;
+    CREATE TABLE analytics_events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      insert_id TEXT NOT NULL UNIQUE,
+      name TEXT NOT NULL,
+      time_ms INTEGER NOT NULL,
+      payload TEXT NOT NULL
+    );
+    CREATE TABLE analytics_sinks (
+      sink TEXT PRIMARY KEY,
+      acked_seq INTEGER NOT NULL DEFAULT 0,
+      delivered INTEGER NOT NULL DEFAULT 0,
+      failures INTEGER NOT NULL DEFAULT 0,
+      next_attempt_ms INTEGER,
+      last_success_ms INTEGER,
+      last_error TEXT,
+      last_error_ms INTEGER
+    );
+    CREATE TABLE analytics_dead (
+      sink TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      insert_id TEXT NOT NULL,
+      payload TEXT NOT NULL,
+      status INTEGER,
+      reason TEXT NOT NULL,
+      at_ms INTEGER NOT NULL,
+      PRIMARY KEY (sink, seq)
+    );
+    ALTER TABLE cards ADD COLUMN score_reason TEXT;
+    ALTER TABLE pending_scores ADD COLUMN reason TEXT;
     """
 }

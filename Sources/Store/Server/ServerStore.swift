@@ -51,7 +51,7 @@ public struct ServerStore: Sendable {
       }
       if let stored = rows.first, stored.server == server { return stored }
       let fresh = ServerSession(
-        server: server, installId: rows.first?.installId ?? UUID().uuidString.lowercased())
+        server: server, installId: try Outbox.identity(db).installID)
       try Self.write(fresh, db)
       if rows.first != nil { try Self.forgetCards(db) }
       return fresh
@@ -233,6 +233,7 @@ public struct ServerStore: Sendable {
   private static func keep(_ score: Wire.Score, _ db: Connection) throws -> Bool {
     let values: [SQLiteValue] = [
       .real(score.score), .real(Double(score.scoredAt)), .text(score.cardId),
+      .text(score.reason.map { String($0.prefix(200)) }),
     ]
     let seen = try db.rows(
       "SELECT 1 FROM history WHERE card_id = ? LIMIT 1", [.text(score.cardId)]
@@ -244,14 +245,14 @@ public struct ServerStore: Sendable {
     ) { _ in true }
     if exists.isEmpty {
       try db.run(
-        "INSERT INTO pending_scores (score, scored_at, card_id) VALUES (?, ?, ?) "
+        "INSERT INTO pending_scores (score, scored_at, card_id, reason) VALUES (?, ?, ?, ?) "
           + "ON CONFLICT (card_id) DO UPDATE SET score = excluded.score, "
-          + "scored_at = excluded.scored_at WHERE (scored_at, score) < "
+          + "scored_at = excluded.scored_at, reason = excluded.reason WHERE (scored_at, score) < "
           + "(excluded.scored_at, excluded.score)", values)
       return db.changes > 0
     }
     try db.run(
-      "UPDATE cards SET score = ?1, scored_at = ?2 WHERE id = ?3 "
+      "UPDATE cards SET score = ?1, scored_at = ?2, score_reason = ?4 WHERE id = ?3 "
         + "AND +deck = (SELECT id FROM decks WHERE path = '\(deckPath)') "
         + "AND (scored_at IS NULL OR (scored_at, score) < (?2, ?1))", values)
     return db.changes > 0
@@ -260,7 +261,8 @@ public struct ServerStore: Sendable {
   /// Scores that came before their card, moved onto the cards that are here now.
   private static func adoptPendingScores(_ db: Connection) throws {
     try db.run(
-      "UPDATE cards SET score = p.score, scored_at = p.scored_at FROM pending_scores AS p "
+      "UPDATE cards SET score = p.score, scored_at = p.scored_at, score_reason = p.reason "
+        + "FROM pending_scores AS p "
         + "WHERE cards.id = p.card_id AND +cards.deck = (SELECT id FROM decks WHERE path = ?) "
         + "AND (cards.scored_at IS NULL OR (cards.scored_at, cards.score) < "
         + "(p.scored_at, p.score))", [.text(deckPath)])

@@ -13,9 +13,13 @@ import SQL
 /// ```
 public struct StateStore: Sendable {
   let database: StateDatabase
+  /// Set when analytics are on (`[analytics]`, no `DO_NOT_TRACK`): each change then records
+  /// its events in the outbox, in its own transaction. Nil records nothing at all.
+  public var analytics: Outbox.Context?
 
-  public init(database: StateDatabase) {
+  public init(database: StateDatabase, analytics: Outbox.Context? = nil) {
     self.database = database
+    self.analytics = analytics
   }
 
   // MARK: Settings
@@ -176,8 +180,26 @@ public struct StateStore: Sendable {
           : "INSERT OR IGNORE INTO disabled_types (name) VALUES (?)"
         try db.run(sql, [.text(type)])
       }
+      if let analytics { try Self.record(change, context: analytics, db) }
       return indices
     }
+  }
+
+  /// The change's events, then one for each swipe it makes final and each type it turns on
+  /// or off.
+  private static func record(
+    _ change: StateChange, context: Outbox.Context, _ db: Connection
+  ) throws {
+    var events = change.events
+    for case .commit(let tombstone) in change.effects {
+      events.append(.reaction(tombstone))
+    }
+    for (type, enabled) in change.enabled.sorted(by: { $0.key < $1.key }) {
+      events.append(.setting(type: type, enabled: enabled))
+    }
+    guard !events.isEmpty else { return }
+    let time = change.time > 0 ? change.time : Outbox.systemSeconds()
+    try Outbox.record(events, at: time, context: context, db)
   }
 
   /// Appends `shown` after the newest history row, inside the write transaction.

@@ -46,7 +46,8 @@ struct Pull: ParsableCommand {
 /// `ctfo status`: the server, the last pull, the cards held and the notifications.
 struct Status: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "status", abstract: "Show the server, the last pull and its notifications.")
+    commandName: "status",
+    abstract: "Show the server, the last pull, its notifications and the analytics queued.")
 
   @OptionGroup var global: GlobalOptions
   @Flag(name: .long, help: "One JSON object.") var json = false
@@ -56,9 +57,22 @@ struct Status: ParsableCommand {
     let status = try ServerStore(database: launch.database).status()
     let server = launch.configuration.server?.description
     let clean = { (text: String) in Sanitizer.sanitizeLine(text) }
+    let sinks = AnalyticsSinks.configured(launch.configuration)
+    let outbox = Outbox(database: launch.database)
+    let analytics = try sinks.map { try outbox.status(of: $0.rawValue) }
+    let time = { (ms: Int64?) in ms.map { Timestamp.iso8601(Double($0) / 1000) } }
     var out = StandardOutput()
     if json {
       out.jsonObject([
+        "analytics": .objects(
+          analytics.map { sink in
+            [
+              ("sink", .string(sink.sink)), ("queued", .int(sink.queued)),
+              ("delivered", .int(Int(sink.delivered))), ("lastSuccess", .string(time(sink.lastSuccess))),
+              ("lastError", .string(sink.lastError.map(clean))), ("lastErrorAt", .string(time(sink.lastErrorAt))),
+              ("nextAttempt", .string(time(sink.nextAttempt))), ("deadLetters", .int(sink.deadLetters)),
+            ]
+          }),
         "server": .string(server),
         "lastPullAt": .string(status.lastPullAt.map { Timestamp.iso8601(Double($0) / 1000) }),
         "lastProblem": .string(status.lastProblem.map(clean)),
@@ -72,6 +86,19 @@ struct Status: ParsableCommand {
       out.line("cards from the server: \(status.cards)")
       if let user = status.userStatus { out.line("status: \(clean(user))") }
       for note in status.notifications { out.line("notification: \(clean(note))") }
+      if analytics.isEmpty {
+        out.line(
+          "analytics: " + (launch.configuration.analytics.enabled ? "none configured" : "off"))
+      }
+      for (kind, sink) in zip(sinks, analytics) {
+        var line = "analytics to \(kind.title): \(sink.queued) queued, \(sink.delivered) delivered"
+        line += ", last success " + (time(sink.lastSuccess) ?? "never")
+        if sink.deadLetters > 0 { line += ", \(sink.deadLetters) dead letters" }
+        if let error = sink.lastError, sink.nextAttempt != nil {
+          line += "; failing: \(clean(error)), next try \(time(sink.nextAttempt) ?? "now")"
+        }
+        out.line(line)
+      }
     }
     try out.finish()
   }

@@ -1,0 +1,329 @@
+import FeedCore
+import Foundation
+import Hummingbird
+import NIOCore
+import ServerAPI
+
+/// An analytics event the server took: where it came from, its dedup key, its name and time.
+public struct ReceivedEvent: Sendable, Equatable {
+  /// `ctfo` (`POST /v1/events`), `mixpanel` (`/import`) or `ga` (`/mp/collect`).
+  public var sink: String
+  public var insertID: String
+  public var name: String
+  public var distinctID: String
+  /// Milliseconds since the epoch.
+  public var time: Int64
+  /// The event as JSON.
+  public var payload: String
+  /// How many times it came (a retry after a lost answer comes twice, and is stored once).
+  public var copies = 1
+  /// The card it is about, if any (a reaction, a focus).
+  public var cardID: String?
+  public var cardType: String?
+
+  public init(
+    sink: String, insertID: String, name: String, distinctID: String, time: Int64,
+    payload: String, copies: Int = 1
+  ) {
+    self.sink = sink
+    self.insertID = insertID
+    self.name = name
+    self.distinctID = distinctID
+    self.time = time
+    self.payload = payload
+    self.copies = copies
+  }
+}
+
+/// The analytics routes: the CTFO server's own `POST /v1/events`, and the wire formats of
+/// Mixpanel's `/import` and GA4's `/mp/collect` (and `/debug/mp/collect`), validated as those
+/// services document (notes M1-M6, G1-G2), so the client's tests run against a real server.
+enum EventRoutes {
+  /// The largest body of a batch (notes M1: the conservative 2 MiB) and of a GA request (G1).
+  static let importBodyLimit = 2 << 20
+  static let gaBodyLimit = 130_000
+  static let maxBatch = 2000
+
+  static func add(
+    to router: Router<CTFOContext>, store: any CardStore, limiter: RateLimiter,
+    authorize: @escaping @Sendable (Request) throws -> String
+  ) {
+    router.post("/v1/events") { request, _ in
+      let install = try authorize(request)
+      return try await importEvents(request, sink: "ctfo", install: install, store: store)
+    }
+    router.post("/import") { request, _ in
+      guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
+        let decoded = Data(base64Encoded: String(header.dropFirst(6))),
+        let credentials = String(data: decoded, encoding: .utf8),
+        let user = credentials.split(separator: ":", omittingEmptySubsequences: false).first,
+        !user.isEmpty
+      else {
+        return try mixpanelAnswer(
+          ["code": 401, "error": "Unauthorized, invalid project secret", "status": "Unauthorized"],
+          status: .unauthorized)
+      }
+      return try await importEvents(request, sink: "mixpanel", install: nil, store: store)
+    }
+    router.post("/mp/collect") { request, _ in
+      try await collect(request, store: store, debug: false)
+    }
+    router.post("/debug/mp/collect") { request, _ in
+      try await collect(request, store: store, debug: true)
+    }
+  }
+
+  // MARK: - Mixpanel's import format
+
+  private static func importEvents(
+    _ request: Request, sink: String, install: String?, store: any CardStore
+  ) async throws -> Response {
+    let bytes: [UInt8]
+    do {
+      bytes = Array(buffer: try await request.body.collect(upTo: importBodyLimit))
+    } catch is NIOTooManyBytesError {
+      return try mixpanelAnswer(
+        ["code": 413, "error": "request body over \(importBodyLimit) bytes", "status": "Payload Too Large"],
+        status: .contentTooLarge)
+    }
+    guard request.headers[.contentEncoding] == nil else {
+      return try mixpanelAnswer(
+        ["code": 415, "error": "send the body uncompressed", "status": "Unsupported Media Type"],
+        status: .unsupportedMediaType)
+    }
+    guard !JSONNesting.exceeds(bytes), let elements = decodeElements(bytes) else {
+      return try mixpanelAnswer(
+        ["code": 400, "error": "the body is not a JSON array or JSON lines of events", "status": "Bad Request"],
+        status: .badRequest)
+    }
+    guard elements.count <= maxBatch else {
+      return try mixpanelAnswer(
+        ["code": 400, "error": "\(elements.count) events: at most \(maxBatch) a request", "status": "Bad Request"],
+        status: .badRequest)
+    }
+    let now = Clock.milliseconds()
+    var accepted: [ReceivedEvent] = []
+    var failed: [EventFormat.ImportFailure.Record] = []
+    for (index, element) in elements.enumerated() {
+      switch validate(element, now: now, sink: sink) {
+      case .success(let event): accepted.append(event)
+      case .failure(let problem):
+        failed.append(
+          .init(
+            index: index, insertID: insertID(element), field: problem.field,
+            message: problem.message))
+      }
+    }
+    try store.record(events: accepted, install: install, at: now)
+    guard failed.isEmpty else {
+      let answer = EventFormat.ImportFailure(
+        error: "some data points in the request failed validation", failedRecords: failed,
+        imported: accepted.count)
+      return try Routes.json(answer, status: .badRequest)
+    }
+    return try mixpanelAnswer(
+      ["code": 200, "num_records_imported": accepted.count, "status": "OK"], status: .ok)
+  }
+
+  /// One element of the body: a JSON value, read with `JSONSerialization` (a body of 2,000
+  /// events is read in milliseconds; a `Decodable` per property costs an error per failed try).
+  typealias Element = Any
+
+  /// A JSON array of events, or JSON lines of them (Mixpanel takes both).
+  private static func decodeElements(_ bytes: [UInt8]) -> [Element]? {
+    let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    if first == UInt8(ascii: "[") {
+      return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [Any]
+    }
+    var elements: [Element] = []
+    for line in bytes.split(separator: 0x0A) where line.contains(where: { $0 > 0x20 }) {
+      elements.append((try? JSONSerialization.jsonObject(with: Data(line))) ?? NSNull())
+    }
+    return elements.isEmpty ? nil : elements
+  }
+
+  struct Problem: Error {
+    var field: String
+    var message: String
+  }
+
+  /// The `$insert_id` of an element, for a failed record.
+  static func insertID(_ element: Element) -> String? {
+    ((element as? [String: Any])?["properties"] as? [String: Any])?["$insert_id"] as? String
+  }
+
+  /// A JSON number that is not a boolean, as milliseconds or seconds.
+  private static func integer(_ value: Any?) -> Int64? {
+    // JSONSerialization gives true and false as a boolean NSNumber subclass.
+    guard let number = value as? NSNumber, !"\(type(of: number))".contains("Boolean") else {
+      return nil
+    }
+    let double = number.doubleValue
+    guard double.isFinite, abs(double) < 9e15 else { return nil }
+    return Int64(double)
+  }
+
+  /// Mixpanel's rules for an event (notes M5, M6): a name; `time` in seconds or milliseconds,
+  /// after 1971 and not over an hour ahead; a `distinct_id`; an `$insert_id` of at most 36
+  /// characters of `[A-Za-z0-9-]`; under 255 properties and 1 MB.
+  static func validate(_ element: Element, now: Int64, sink: String) -> Result<ReceivedEvent, Problem> {
+    guard let object = element as? [String: Any], let name = object["event"] as? String,
+      let properties = object["properties"] as? [String: Any]
+    else {
+      return .failure(Problem(field: "event", message: "not an object with event and properties"))
+    }
+    guard !name.isEmpty, name.utf8.count <= 255 else {
+      return .failure(Problem(field: "event", message: "the event name must be 1 to 255 bytes"))
+    }
+    guard properties.count < 255 else {
+      return .failure(Problem(field: "properties", message: "255 properties or more"))
+    }
+    guard var time = integer(properties["time"]) else {
+      return .failure(Problem(field: "properties.time", message: "time is missing or not a number"))
+    }
+    if time < 100_000_000_000 { time *= 1000 }
+    guard time >= 31_536_000_000 else {
+      return .failure(Problem(field: "properties.time", message: "time is before 1971"))
+    }
+    guard time <= now + 3_600_000 else {
+      return .failure(Problem(field: "properties.time", message: "time is over an hour in the future"))
+    }
+    guard let distinct = properties["distinct_id"] as? String else {
+      return .failure(Problem(field: "properties.distinct_id", message: "distinct_id is missing"))
+    }
+    guard let insert = properties["$insert_id"] as? String, (1...36).contains(insert.utf8.count),
+      insert.utf8.allSatisfy({ $0 == 0x2D || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) })
+    else {
+      return .failure(
+        Problem(field: "properties.$insert_id", message: "$insert_id must be 1 to 36 of [A-Za-z0-9-]"))
+    }
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+      data.count < 1_000_000
+    else { return .failure(Problem(field: "event", message: "the event is 1 MB or more")) }
+    var event = ReceivedEvent(
+      sink: sink, insertID: insert, name: name, distinctID: distinct, time: time,
+      payload: String(decoding: data, as: UTF8.self))
+    event.cardID = properties["card_id"] as? String
+    event.cardType = properties["card_type"] as? String
+    return .success(event)
+  }
+
+  private static func mixpanelAnswer(
+    _ fields: [String: Any], status: HTTPResponse.Status
+  ) throws -> Response {
+    let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+    var headers = HTTPFields()
+    headers[.contentType] = "application/json"
+    return Response(
+      status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+  }
+
+  // MARK: - GA4's Measurement Protocol
+
+  struct Collect: Decodable {
+    var clientID: String?
+    var timestampMicros: Int64?
+    var events: [Event]?
+
+    struct Event: Decodable {
+      var name: String?
+      var params: [String: ImportEvent.Scalar]?
+      var timestampMicros: Int64?
+
+      enum CodingKeys: String, CodingKey {
+        case name, params
+        case timestampMicros = "timestamp_micros"
+      }
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case events
+      case clientID = "client_id"
+      case timestampMicros = "timestamp_micros"
+    }
+  }
+
+  /// `/mp/collect` answers `204` to whatever it gets (GA says nothing of bad events; notes G2)
+  /// and keeps the valid events; `/debug/mp/collect` keeps nothing and lists the problems.
+  private static func collect(
+    _ request: Request, store: any CardStore, debug: Bool
+  ) async throws -> Response {
+    let bytes: [UInt8]
+    do {
+      bytes = Array(buffer: try await request.body.collect(upTo: gaBodyLimit - 1))
+    } catch is NIOTooManyBytesError {
+      return Response(status: .contentTooLarge)
+    }
+    var messages: [(String, String, String)] = []
+    let query = request.uri.queryParameters
+    if (query.get("measurement_id") ?? "").isEmpty {
+      messages.append(("measurement_id", "measurement_id is missing", "VALUE_REQUIRED"))
+    }
+    if (query.get("api_secret") ?? "").isEmpty {
+      messages.append(("api_secret", "api_secret is missing", "VALUE_REQUIRED"))
+    }
+    let body = JSONNesting.exceeds(bytes) ? nil : try? JSONDecoder().decode(Collect.self, from: Data(bytes))
+    var accepted: [ReceivedEvent] = []
+    if let body {
+      let client = body.clientID ?? ""
+      if client.isEmpty { messages.append(("client_id", "client_id is missing", "VALUE_REQUIRED")) }
+      let events = body.events ?? []
+      if events.isEmpty || events.count > GAFormat.maxEvents {
+        messages.append(("events", "1 to \(GAFormat.maxEvents) events a request", "VALUE_INVALID"))
+      }
+      let now = Clock.milliseconds()
+      for (i, event) in events.prefix(GAFormat.maxEvents).enumerated() {
+        let problems = gaProblems(event, at: "events[\(i)]")
+        messages += problems
+        guard problems.isEmpty, !client.isEmpty else { continue }
+        let micros = event.timestampMicros ?? body.timestampMicros ?? now * 1000
+        let params = event.params ?? [:]
+        let id = params["event_id"]?.text ?? Token.random(bytes: 12)
+        let payload = String(
+          decoding: (try? JSONEncoder().encode(ImportEvent(event: event.name ?? "", properties: params))) ?? Data(),
+          as: UTF8.self)
+        accepted.append(
+          ReceivedEvent(
+            sink: "ga", insertID: id, name: event.name ?? "", distinctID: client,
+            time: micros / 1000, payload: payload))
+      }
+    } else {
+      messages.append(("", "the body is not JSON of the Measurement Protocol", "VALUE_INVALID"))
+    }
+    if debug {
+      let list = messages.map {
+        ["fieldPath": $0.0, "description": $0.1, "validationCode": $0.2]
+      }
+      return try mixpanelAnswer(["validationMessages": list], status: .ok)
+    }
+    if messages.filter({ $0.0 == "measurement_id" || $0.0 == "api_secret" }).isEmpty {
+      try store.record(events: accepted, install: nil, at: Clock.milliseconds())
+    }
+    return Response(status: .noContent)
+  }
+
+  /// GA's rules for an event (notes G1): a name of `[A-Za-z][A-Za-z0-9_]*` up to 40
+  /// characters, not reserved; at most 25 params, each named so, values up to 100 characters.
+  static func gaProblems(_ event: Collect.Event, at path: String) -> [(String, String, String)] {
+    var problems: [(String, String, String)] = []
+    let name = event.name ?? ""
+    if !GAFormat.isValidName(name)
+      || ["ga_", "google_", "firebase_"].contains(where: { name.lowercased().hasPrefix($0) })
+    {
+      problems.append(("\(path).name", "the event name '\(name.prefix(50))' is not valid", "NAME_INVALID"))
+    }
+    let params = event.params ?? [:]
+    if params.count > GAFormat.maxParams {
+      problems.append(("\(path).params", "over \(GAFormat.maxParams) params", "VALUE_INVALID"))
+    }
+    for (key, value) in params {
+      if !GAFormat.isValidName(key) {
+        problems.append(("\(path).params.\(key.prefix(50))", "a param name is not valid", "NAME_INVALID"))
+      }
+      if let text = value.text, text.count > GAFormat.maxValueLength {
+        problems.append(("\(path).params.\(key.prefix(50))", "a value over 100 characters", "VALUE_INVALID"))
+      }
+    }
+    return problems
+  }
+}

@@ -1,0 +1,129 @@
+import SQL
+import ServerAPI
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Analytics events and the personalisation they feed (ctfo.md, "Personalization"; issue 15).
+///
+/// The rule, per install and card type: each final reaction weighs CTFO 1, TFU 0.5, TIFB 0;
+/// the type's affinity is the mean weight with one CTFO-and-TIFB pair of prior, `(w + 1) /
+/// (n + 2)`, so one swipe moves it, many settle it. Every unseen card of a type the install
+/// reacted to is scored with that affinity, stamped with the time of scoring (the client keeps
+/// the newest score), and said why: "you often CTFO haiku".
+extension SQLiteCardStore {
+  public func record(events: [ReceivedEvent], install: String?, at time: Int64) throws {
+    guard !events.isEmpty else { return }
+    try changing { db, revision in
+      let insert = try db.statement(
+        """
+        INSERT INTO events (sink, insert_id, name, distinct_id, install_id, time, payload,
+          received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (sink, insert_id) DO UPDATE SET copies = copies + 1
+        """)
+      var touched: Set<String> = []
+      for event in events {
+        try insert.run([
+          .text(event.sink), .text(event.insertID), .text(event.name), .text(event.distinctID),
+          .text(install), .integer(event.time), .text(event.payload), .integer(time),
+        ])
+        guard event.sink == "ctfo", let install, let card = event.cardID else { continue }
+        try db.run(
+          "INSERT OR IGNORE INTO seen (install_id, card_id) VALUES (?, ?)",
+          [.text(install), .text(card)])
+        try db.run(
+          "DELETE FROM user_scores WHERE install_id = ? AND card_id = ?",
+          [.text(install), .text(card)])
+        guard Self.weights[event.name] != nil, let type = event.cardType else {
+          continue
+        }
+        try db.run(
+          """
+          INSERT INTO reactions (install_id, card_id, type, reaction, time) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (install_id, card_id) DO UPDATE SET reaction = excluded.reaction,
+            time = excluded.time WHERE excluded.time >= reactions.time
+          """, [.text(install), .text(card), .text(type), .text(event.name), .integer(event.time)])
+        touched.insert(type)
+      }
+      if let install {
+        for type in touched.sorted() {
+          try Self.score(type: type, install: install, at: time, revision: revision, db)
+        }
+      }
+      return ((), !touched.isEmpty)
+    }
+  }
+
+  /// What each final reaction says of the card: CTFO > TFU > TIFB.
+  static let weights = ["CTFO": 1.0, "TFU": 0.5, "TIFB": 0.0]
+
+  /// Scores the unseen cards of `type` for `install` from its reactions to the type.
+  private static func score(
+    type: String, install: String, at time: Int64, revision: Int64, _ db: Connection
+  ) throws {
+    let counts = try db.rows(
+      "SELECT reaction, COUNT(*) FROM reactions WHERE install_id = ? AND type = ? GROUP BY reaction",
+      [.text(install), .text(type)]
+    ) { (reaction: $0.text(0) ?? "", count: Double($0.integer(1))) }
+    let total = counts.reduce(0) { $0 + $1.count }
+    let weight = counts.reduce(0) { $0 + (weights[$1.reaction] ?? 0) * $1.count }
+    let affinity = (weight + 1) / (total + 2)
+    let most = counts.max { ($0.count, $1.reaction) < ($1.count, $0.reaction) }?.reaction ?? "CTFO"
+    let reason = "you often \(most) \(type)"
+    try db.run(
+      """
+      INSERT INTO user_scores (install_id, card_id, score, scored_at, reason, revision)
+      SELECT ?1, c.id, ?2, ?3, ?4, ?5 FROM cards c
+      WHERE c.type = ?6 AND c.removed = 0
+        AND NOT EXISTS (SELECT 1 FROM seen s WHERE s.install_id = ?1 AND s.card_id = c.id)
+      ON CONFLICT (install_id, card_id) DO UPDATE SET score = excluded.score,
+        scored_at = excluded.scored_at, reason = excluded.reason, revision = excluded.revision
+      WHERE user_scores.score != excluded.score OR user_scores.reason IS NOT excluded.reason
+      """,
+      [
+        .text(install), .real(affinity), .integer(time), .text(reason), .integer(revision),
+        .text(type),
+      ])
+  }
+
+  /// The scores made for `install` since `since`.
+  static func userScores(_ db: Connection, install: String, since: Int64) throws -> [Wire.Score] {
+    try db.rows(
+      """
+      SELECT u.card_id, u.score, u.scored_at, u.reason FROM user_scores u
+      JOIN cards c ON c.id = u.card_id
+      WHERE u.install_id = ? AND u.revision > ? AND c.removed = 0 ORDER BY u.card_id
+      """, [.text(install), .integer(since)]
+    ) {
+      Wire.Score(
+        cardId: $0.text(0) ?? "", score: $0.real(1), scoredAt: $0.integer(2), reason: $0.text(3))
+    }
+  }
+
+  public func events(sink: String) throws -> [ReceivedEvent] {
+    try lane.run { db in
+      try db.rows(
+        "SELECT sink, insert_id, name, distinct_id, time, payload, copies FROM events "
+          + "WHERE sink = ? ORDER BY seq", [.text(sink)]
+      ) {
+        ReceivedEvent(
+          sink: $0.text(0) ?? "", insertID: $0.text(1) ?? "", name: $0.text(2) ?? "",
+          distinctID: $0.text(3) ?? "", time: $0.integer(4), payload: $0.text(5) ?? "",
+          copies: Int($0.integer(6)))
+      }
+    }
+  }
+
+  /// How many events of each name `sink` holds (`ctfo-server events`), by name.
+  public func eventCounts(sink: String) throws -> [(name: String, count: Int)] {
+    try lane.run { db in
+      try db.rows(
+        "SELECT name, COUNT(*) FROM events WHERE sink = ? GROUP BY name ORDER BY name",
+        [.text(sink)]
+      ) { (name: $0.text(0) ?? "", count: Int($0.integer(1))) }
+    }
+  }
+}

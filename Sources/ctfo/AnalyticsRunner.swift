@@ -1,0 +1,141 @@
+import CommandSupport
+import Dispatch
+import ServerAPI
+import Store
+import Synchronization
+
+/// Runs the app's analytics sinks (issue 15): each flushes on a thread of its own (the CTFO
+/// server's on the server link's, so one request at a time goes to the server), when the app
+/// records events and when a wait the sink asked for ends. No timer is armed while nothing is
+/// queued, so an idle app uses no CPU; one sink failing never holds another back.
+///
+///     let runner = AnalyticsRunner(sinks: deliveries)
+///     runner.poke()                  // events were committed
+///     runner.finish(within: .seconds(2))  // at quit; the rest waits for the next run
+final class AnalyticsRunner: Sendable {
+  private final class Sink: Sendable {
+    let delivery: SinkDelivery
+    let thread: BackgroundThread
+    let state = Mutex(State())
+
+    struct State {
+      var running = false
+      var again = false
+      /// When the armed timer fires (ms since the epoch).
+      var armedFor: Int64?
+      var timer: TimerBox?
+    }
+
+    init(delivery: SinkDelivery, thread: BackgroundThread) {
+      self.delivery = delivery
+      self.thread = thread
+    }
+  }
+
+  /// A one-shot timer, held so that it can be cancelled.
+  final class TimerBox: Sendable {
+    // Dispatch sources are safe to use from any thread; Dispatch does not say Sendable.
+    nonisolated(unsafe) let source: any DispatchSourceTimer
+    init(_ source: any DispatchSourceTimer) { self.source = source }
+  }
+
+  private let sinks: [Sink]
+  private let now: @Sendable () -> Int64
+  /// How long one flush may send before it lets a waiting poke in.
+  static let flushDeadline = Duration.seconds(30)
+
+  init(
+    deliveries: [(SinkDelivery, BackgroundThread?)],
+    now: @escaping @Sendable () -> Int64 = APIClient.systemMilliseconds
+  ) {
+    sinks = deliveries.map { Sink(delivery: $0.0, thread: $0.1 ?? BackgroundThread()) }
+    self.now = now
+  }
+
+  var isEmpty: Bool { sinks.isEmpty }
+
+  /// Events were recorded: every sink that is not waiting sends them.
+  func poke() {
+    for sink in sinks { poke(sink) }
+  }
+
+  private func poke(_ sink: Sink) {
+    let start = sink.state.withLock { state in
+      if state.running {
+        state.again = true
+        return false
+      }
+      state.running = true
+      return true
+    }
+    guard start else { return }
+    sink.thread.async { [self] in run(sink) }
+  }
+
+  private func run(_ sink: Sink) {
+    while true {
+      let outcome = sink.delivery.flush(deadline: .now + Self.flushDeadline)
+      let again = sink.state.withLock { state in
+        if state.again, outcome == .empty || isDue(outcome) {
+          state.again = false
+          return true
+        }
+        state.again = false
+        state.running = false
+        return false
+      }
+      if again { continue }
+      arm(sink, for: outcome)
+      return
+    }
+  }
+
+  private func isDue(_ outcome: SinkDelivery.Outcome) -> Bool {
+    guard case .waiting(let until) = outcome else { return false }
+    return until <= now()
+  }
+
+  /// A one-shot timer for the time a waiting sink may send again; none when it is empty.
+  private func arm(_ sink: Sink, for outcome: SinkDelivery.Outcome) {
+    let until: Int64? =
+      if case .waiting(let at) = outcome { at } else { nil }
+    let box: TimerBox? = until.map { at in
+      let source = DispatchSource.makeTimerSource(queue: .global())
+      let delay = max(at - now(), 0)
+      source.schedule(deadline: .now() + .milliseconds(Int(min(delay, 86_400_000))), leeway: .milliseconds(200))
+      source.setEventHandler { [weak self] in self?.poke(sink) }
+      return TimerBox(source)
+    }
+    let old = sink.state.withLock { state in
+      defer {
+        state.timer = box
+        state.armedFor = until
+      }
+      return state.timer
+    }
+    old?.source.cancel()
+    box?.source.resume()
+  }
+
+  /// Whether a timer is armed for any sink (tests: none while nothing is queued).
+  var armed: Bool { sinks.contains { $0.state.withLock { $0.timer != nil } } }
+
+  /// At quit: each sink sends what it may for at most `limit`; what is left waits in the
+  /// outbox for the next run.
+  func finish(within limit: Duration) {
+    let deadline = ContinuousClock.now + limit
+    let done = DispatchSemaphore(value: 0)
+    for sink in sinks {
+      sink.state.withLock { $0.timer }?.source.cancel()
+      sink.thread.async {
+        _ = sink.delivery.flush(deadline: deadline)
+        done.signal()
+      }
+    }
+    for _ in sinks {
+      let left = deadline - .now
+      let nanoseconds = max(left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000, 0)
+      guard done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else { return }
+    }
+  }
+}

@@ -1,0 +1,446 @@
+import CTFOServer
+import CommandSupport
+import FeedCore
+import HTTP
+import ServerAPI
+import Store
+import Synchronization
+import TestSupport
+import Testing
+
+/// Analytics from the outbox to the real CTFO server on loopback (issue 15, "Done when"): the
+/// server's own `POST /v1/events`, and its Mixpanel `/import` and GA `/mp/collect` routes,
+/// with the fault switch's answers. The clock is injected: a backoff is a time to come back,
+/// and the test moves the clock there instead of sleeping.
+@Suite(.timeLimit(.minutes(2)))
+struct AnalyticsDeliveryTests {
+  /// A test clock in milliseconds since the epoch, moved by hand.
+  final class TestClock: Sendable {
+    private let time: Mutex<Int64>
+    init(_ start: Int64 = APIClient.systemMilliseconds()) { time = Mutex(start) }
+    var now: Int64 { time.withLock { $0 } }
+    func advance(_ ms: Int64) { time.withLock { $0 += ms } }
+    func set(_ ms: Int64) { time.withLock { $0 = ms } }
+    var read: @Sendable () -> Int64 { { self.now } }
+  }
+
+  /// A client home whose analytics go to `server`'s three sinks.
+  final class Home: Sendable {
+    let folder: TemporaryFolder
+    let database: StateDatabase
+    let state: StateStore
+    let outbox: Outbox
+    let configuration: Configuration
+    let pull: ServerPull
+    let clock: TestClock
+    /// This machine's clock, for the API client (auth measures the offset from it).
+    let device: TestClock
+
+    init(
+      server: LiveServer, sinks: [SinkKind] = SinkKind.allCases, clock: TestClock = TestClock(),
+      device: TestClock? = nil
+    ) throws {
+      folder = try TemporaryFolder("ctfo-analytics")
+      database = try StateDatabase(path: folder.path("state.sqlite"))
+      state = StateStore(database: database, analytics: AnalyticsSinks.context)
+      outbox = Outbox(database: database)
+      var configuration = Configuration()
+      configuration.server = server.endpoint
+      configuration.analytics.toServer = sinks.contains(.ctfo)
+      if sinks.contains(.mixpanel) {
+        configuration.analytics.mixpanelToken = "project-token"
+        configuration.analytics.mixpanelURL = server.endpoint
+      }
+      if sinks.contains(.ga) {
+        configuration.analytics.gaMeasurementID = "G-TEST"
+        configuration.analytics.gaAPISecret = "secret"
+        configuration.analytics.gaURL = server.endpoint
+      }
+      self.configuration = configuration
+      self.clock = clock
+      self.device = device ?? clock
+      pull = ServerPull(configuration: configuration, database: database, now: self.device.read)!
+    }
+
+    func delivery(_ kind: SinkKind, jitter: Int64 = 1000) -> SinkDelivery {
+      SinkDelivery(
+        kind: kind, configuration: configuration, database: database, pull: pull,
+        now: clock.read, jitter: { jitter })
+    }
+
+    /// Records `n` final reactions (and their focus) as the app does: each swipe's commit in
+    /// the transaction of a state change. Returns the insert ids in order.
+    @discardableResult
+    func swipe(_ n: Int, from first: Int = 0, type: String = "news") async throws -> [String] {
+      // On a thread of its own: the servers' handlers need the cooperative pool's threads.
+      try await blocking { try self.swipeNow(n, from: first, type: type) }
+    }
+
+    private func swipeNow(_ n: Int, from first: Int, type: String) throws -> [String] {
+      let before = Set(try outbox.all().map(\.insertID))
+      for i in first..<first + n {
+        let tombstone = Tombstone(
+          historyIndex: i, cardID: "c\(i)", type: type, direction: [.up, .right, .left][i % 3])
+        try state.apply(
+          StateChange(
+            effects: [.commit(tombstone)],
+            events: [.focus(cardID: tombstone.cardID, type: type, milliseconds: 1200)],
+            time: Double(device.now) / 1000))
+      }
+      return try outbox.all().map(\.insertID).filter { !before.contains($0) }
+    }
+
+    /// A pull as the app makes it, on a thread of its own.
+    func pullNow() async throws -> ServerPull.Outcome {
+      try await blocking { self.pull.run(deadline: .now + .request) }
+    }
+
+    func flush(
+      _ kind: SinkKind, jitter: Int64 = 1000, within limit: Duration = .request
+    ) async throws -> SinkDelivery.Outcome {
+      let delivery = delivery(kind, jitter: jitter)
+      return try await blocking { delivery.flush(deadline: .now + limit) }
+    }
+  }
+
+  private func received(_ server: LiveServer, _ sink: SinkKind) throws -> [ReceivedEvent] {
+    try server.store.events(sink: sink.rawValue)
+  }
+
+  private func gaIDs(_ server: LiveServer) throws -> [String] {
+    try received(server, .ga).compactMap {
+      ImportEvent(json: $0.payload)?.properties["event_id"]?.text
+    }
+  }
+
+  private func posts(_ server: LiveServer, _ path: String) -> Int {
+    server.faults.log.byPath[path] ?? 0
+  }
+
+  @Test func everyEventReachesEverySinkOnceAndInOrderThenLeavesTheOutbox() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let home = try Home(server: server)
+    let ids = try await home.swipe(6)
+    #expect(ids.count == 13, "an Identify first, then a reaction and a focus per swipe")
+    let names = try home.outbox.all().map(\.name)
+    #expect(names.first == "Identify")
+    #expect(names.filter { ["CTFO", "TFU", "TIFB"].contains($0) } == [
+      "CTFO", "TFU", "TIFB", "CTFO", "TFU", "TIFB",
+    ])
+    for sink in SinkKind.allCases {
+      #expect(try await home.flush(sink) == .empty)
+    }
+    #expect(try received(server, .ctfo).map(\.insertID) == ids)
+    #expect(try received(server, .mixpanel).map(\.insertID) == ids)
+    #expect(try gaIDs(server) == ids)
+    #expect(try received(server, .ctfo).allSatisfy { $0.copies == 1 })
+    let reactions = try received(server, .ga).filter { $0.name == "reaction" }
+    #expect(reactions.count == 6)
+    #expect(try home.outbox.all().isEmpty, "every sink has every event: the outbox is empty")
+    let status = try home.outbox.status(of: "ctfo")
+    #expect(status.queued == 0 && status.delivered == 13 && status.deadLetters == 0)
+  }
+
+  @Test func anUndoneSwipeIsNeverReportedAndAnalyticsOffRecordsNothing() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let home = try Home(server: server)
+    let t = Tombstone(historyIndex: 0, cardID: "c1", type: "news", direction: .up)
+    try home.state.apply(StateChange(effects: [.entomb(t)], time: 1))
+    try home.state.apply(StateChange(effects: [.restore(t)], time: 2))
+    try home.state.apply(StateChange(effects: [.entomb(t)], time: 3))
+    try home.state.apply(StateChange(effects: [.discard(t)], time: 4))
+    #expect(try home.outbox.all().isEmpty)
+    let off = StateStore(database: home.database, analytics: nil)
+    try off.apply(StateChange(effects: [.commit(t)], enabled: ["news": false], time: 5))
+    #expect(try home.outbox.all().isEmpty)
+    var configuration = home.configuration
+    configuration.analytics.enabled = false
+    #expect(AnalyticsSinks.configured(configuration).isEmpty)
+    #expect(AnalyticsSinks.configured(Configuration()).isEmpty, "nowhere unless configured")
+  }
+
+  @Test func offlineForAnHourTheSinkBacksOffThenDeliversEachEventOnceInOrder() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let clock = TestClock()
+    let home = try Home(server: server, sinks: [.ctfo], clock: clock)
+    server.faults.set([Faults.Rule(path: "/v1/", action: .reset)])
+    var ids = try await home.swipe(100)
+    var tries = 0
+    var waits: [Int64] = []
+    let start = clock.now
+    while clock.now - start < 3_600_000 {
+      let sent = server.faults.log.total
+      guard case .waiting(let until) = try await home.flush(.ctfo) else {
+        Issue.record("a sink that cannot connect delivered")
+        return
+      }
+      tries += 1
+      waits.append(until - clock.now)
+      // Not yet due: nothing is sent.
+      #expect(try await home.flush(.ctfo) == .waiting(until: until))
+      #expect(server.faults.log.total == sent + 1, "one request per due attempt")
+      ids += try await home.swipe(5, from: 100 + tries * 5)
+      clock.set(until)
+    }
+    #expect(Array(waits.prefix(6)) == [3000, 5000, 9000, 17000, 33000, 61000])
+    #expect(waits.dropFirst(5).allSatisfy { $0 == 61000 }, "2 s doubling to 60 s, plus jitter")
+    #expect(tries < 70)
+    #expect(try received(server, .ctfo).isEmpty)
+    server.faults.set([])
+    #expect(try await home.flush(.ctfo) == .empty)
+    #expect(try received(server, .ctfo).map(\.insertID) == ids)
+    #expect(try home.outbox.all().isEmpty)
+  }
+
+  @Test(arguments: [
+    Faults.Rule(path: "/v1/events", status: 500, times: 1),
+    Faults.Rule(path: "/v1/events", status: 503, retryAfter: 30, times: 1),
+    Faults.Rule(path: "/v1/events", action: .reset, times: 1),
+    Faults.Rule(path: "/v1/events", action: .closeAfterCommit, times: 1),
+    Faults.Rule(path: "/v1/events", status: 302, location: "http://127.0.0.1:9/x", times: 1),
+    Faults.Rule(path: "/v1/events", status: 429, times: 1),
+  ])
+  func aFailureKeepsTheBatchAndTheRetryDeliversItOnce(rule: Faults.Rule) async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let clock = TestClock()
+    let home = try Home(server: server, sinks: [.ctfo], clock: clock)
+    let ids = try await home.swipe(10)
+    let sentTimes = try home.outbox.all().map(\.time)
+    server.faults.set([rule])
+    guard case .waiting(let until) = try await home.flush(.ctfo, jitter: 1500) else {
+      Issue.record("\(rule): the batch was taken as delivered")
+      return
+    }
+    #expect(until - clock.now == (rule.retryAfter.map { Int64($0) * 1000 } ?? 3500))
+    let status = try home.outbox.status(of: "ctfo")
+    #expect(status.queued == ids.count && status.failures == 1 && status.lastError != nil)
+    clock.set(until)
+    #expect(try await home.flush(.ctfo) == .empty)
+    #expect(try home.outbox.status(of: "ctfo").nextAttempt == nil)
+    let events = try received(server, .ctfo)
+    #expect(events.map(\.insertID) == ids, "each event once, in order")
+    #expect(events.map(\.time) == sentTimes, "a retry sends the times it recorded")
+    if rule.action == .closeAfterCommit {
+      #expect(events.allSatisfy { $0.copies == 2 }, "the lost answer's batch came twice")
+    }
+    #expect(try home.outbox.all().isEmpty)
+  }
+
+  @Test func aTimeoutIsAFailureAndTheLateCommitIsNotStoredTwice() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let clock = TestClock()
+    let home = try Home(server: server, sinks: [.ctfo], clock: clock)
+    let ids = try await home.swipe(4)
+    server.faults.set([Faults.Rule(path: "/v1/events", delayMs: 3000, times: 1)])
+    let delivery = home.delivery(.ctfo)
+    let outcome = try await blocking { delivery.flush(deadline: .now + .milliseconds(500)) }
+    guard case .waiting(let until) = outcome else {
+      Issue.record("a batch with no answer was taken as delivered")
+      return
+    }
+    // The held request commits after the client gave up, before or after the retry: the
+    // server keeps one copy of each event either way.
+    clock.set(until)
+    #expect(try await home.flush(.ctfo) == .empty)
+    #expect(try received(server, .ctfo).map(\.insertID) == ids)
+  }
+
+  @Test func retryAfterIsHonouredAndNothingIsSentBeforeIt() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let clock = TestClock()
+    let home = try Home(server: server, sinks: [.mixpanel], clock: clock)
+    try await home.swipe(3)
+    server.faults.set([Faults.Rule(path: "/import", status: 429, retryAfter: 120, times: 1)])
+    #expect(try await home.flush(.mixpanel) == .waiting(until: clock.now + 120_000))
+    clock.advance(119_000)
+    #expect(try await home.flush(.mixpanel) == .waiting(until: clock.now + 1000))
+    #expect(posts(server, "/import") == 1)
+    clock.advance(1000)
+    #expect(try await home.flush(.mixpanel) == .empty)
+    #expect(try received(server, .mixpanel).count == 7)
+  }
+
+  @Test func a413HalvesTheBatchUntilItFits() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let home = try Home(server: server, sinks: [.ctfo])
+    let ids = try await home.swipe(4)  // 9 events with the Identify
+    server.faults.set([Faults.Rule(path: "/v1/events", status: 413, times: 2)])
+    #expect(try await home.flush(.ctfo) == .empty)
+    #expect(try received(server, .ctfo).map(\.insertID) == ids)
+    // 9 refused, 4 refused, then 2, 4 and 3 taken as the size grows back.
+    #expect(posts(server, "/v1/events") == 5)
+    #expect(try home.outbox.status(of: "ctfo").deadLetters == 0)
+  }
+
+  @Test func anEventTooLargeAloneIsADeadLetterAndTheQueueGoesOn() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let home = try Home(server: server, sinks: [.ctfo, .mixpanel])
+    var ids = try await home.swipe(2)
+    let huge = String(repeating: "x", count: (2 << 20) + 10)
+    try home.outbox.record(
+      [AnalyticsEvent("Poison", ["blob": .string(huge)])], at: Double(home.clock.now) / 1000,
+      context: AnalyticsSinks.context)
+    let poison = try home.outbox.all().last!.insertID
+    ids += try await home.swipe(2, from: 2)
+    for sink in [SinkKind.ctfo, .mixpanel] {
+      #expect(try await home.flush(sink) == .empty)
+      #expect(try received(server, sink).map(\.insertID) == ids.filter { $0 != poison })
+      let dead = try home.outbox.deadLetters(of: sink.rawValue)
+      #expect(dead.map(\.row.insertID) == [poison] && dead.first?.status == 413)
+      #expect(try home.outbox.status(of: sink.rawValue).deadLetters == 1)
+    }
+    #expect(try home.outbox.all().isEmpty, "the dead letter keeps its copy; the outbox is done")
+  }
+
+  @Test func a400NamingFailedRecordsDeadLettersThemAndAcknowledgesTheRest() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    // This machine's clock runs 2 h fast, and no auth has measured it: Mixpanel refuses an
+    // event over an hour in the future.
+    let clock = TestClock()
+    let fast = TestClock(clock.now + 2 * 3_600_000)
+    let home = try Home(server: server, sinks: [.mixpanel], clock: clock, device: fast)
+    let early = try await home.swipe(2)
+    let late = try await home.swipe(1, from: 2)
+    try home.outbox.record(
+      [AnalyticsEvent("Fine")], at: Double(clock.now) / 1000, context: AnalyticsSinks.context)
+    let fine = try home.outbox.all().last!.insertID
+    #expect(try await home.flush(.mixpanel) == .empty)
+    #expect(try received(server, .mixpanel).map(\.insertID) == [fine])
+    let dead = try home.outbox.deadLetters(of: "mixpanel")
+    #expect(dead.map(\.row.insertID) == early + late)
+    #expect(dead.allSatisfy { $0.status == 400 && $0.reason.contains("properties.time") })
+    #expect(posts(server, "/import") == 1, "no resend loop")
+  }
+
+  @Test func a401AuthenticatesAgainOnce() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let home = try Home(server: server, sinks: [.ctfo])
+    let ids = try await home.swipe(2)
+    let store = ServerStore(database: home.database)
+    var session = try store.session(for: server.endpoint.description)
+    session.token = "not-a-token"
+    session.tokenExpiresAt = .max
+    try store.save(session)
+    #expect(try await home.flush(.ctfo) == .empty)
+    #expect(try received(server, .ctfo).map(\.insertID) == ids)
+    #expect(posts(server, "/v1/auth") == 1 && posts(server, "/v1/events") == 2)
+  }
+
+  @Test func oneSinkFailingNeverHoldsAnotherBack() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let clock = TestClock()
+    let home = try Home(server: server, clock: clock)
+    server.faults.set([
+      Faults.Rule(path: "/import", status: 503), Faults.Rule(path: "/mp/collect", action: .reset),
+    ])
+    let ids = try await home.swipe(5)
+    #expect(try await home.flush(.ctfo) == .empty)
+    #expect(try received(server, .ctfo).map(\.insertID) == ids)
+    guard case .waiting = try await home.flush(.mixpanel), case .waiting = try await home.flush(.ga)
+    else {
+      Issue.record("a failing sink reported its events delivered")
+      return
+    }
+    #expect(try home.outbox.all().map(\.insertID) == ids, "kept until every sink has them")
+    #expect(try home.outbox.status(of: "ctfo").queued == 0)
+    let more = try await home.swipe(2, from: 5)
+    #expect(try await home.flush(.ctfo) == .empty)
+    #expect(try received(server, .ctfo).map(\.insertID) == ids + more)
+    server.faults.set([])
+    clock.advance(10_000)
+    #expect(try await home.flush(.mixpanel) == .empty)
+    #expect(try await home.flush(.ga) == .empty)
+    #expect(try received(server, .mixpanel).map(\.insertID) == ids + more)
+    #expect(try gaIDs(server) == ids + more)
+    #expect(try home.outbox.all().isEmpty)
+  }
+
+  @Test(arguments: [2 * 3_600_000, -3 * 86_400_000] as [Int64])
+  func aSkewedClockIsCorrectedByTheServersTime(skew: Int64) async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let clock = TestClock()
+    let skewed = TestClock(clock.now + skew)
+    let home = try Home(server: server, sinks: [.ctfo, .mixpanel, .ga], clock: clock, device: skewed)
+    // The launch pull authenticates: the offset is measured then.
+    guard case .applied = try await home.pullNow() else {
+      Issue.record("the pull failed")
+      return
+    }
+    try await home.swipe(3)
+    let real = APIClient.systemMilliseconds()
+    let recorded = try home.outbox.all()
+    #expect(recorded.allSatisfy { abs($0.time - real) < 1000 }, "within 1 s of the real time")
+    server.faults.set([Faults.Rule(path: "/v1/events", status: 500, times: 1)])
+    guard case .waiting(let until) = try await home.flush(.ctfo) else {
+      Issue.record("a 500 was taken as delivered")
+      return
+    }
+    clock.set(until)
+    for sink in SinkKind.allCases { #expect(try await home.flush(sink) == .empty) }
+    for sink in [SinkKind.ctfo, .mixpanel] {
+      #expect(try received(server, sink).map(\.time) == recorded.map(\.time))
+    }
+    #expect(try received(server, .ga).map(\.time) == recorded.map(\.time))
+  }
+
+  @Test func aHundredThousandEventsGoInFiftyRequests() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let home = try Home(server: server, sinks: [.ctfo])
+    let events = (0..<99_999).map {
+      AnalyticsEvent.focus(cardID: "c\($0)", type: "news", milliseconds: Int64($0))
+    }
+    let time = Double(home.clock.now) / 1000
+    try await blocking {
+      try home.outbox.record(events, at: time, context: AnalyticsSinks.context)
+    }
+    #expect(try home.outbox.status(of: "ctfo").queued == 100_000)
+    #expect(try await home.flush(.ctfo, within: .seconds(90)) == .empty)
+    #expect(posts(server, "/v1/events") == 50)
+    #expect(try received(server, .ctfo).count == 100_000)
+    #expect(try home.outbox.all().isEmpty)
+  }
+
+  @Test func finalReactionsScoreTheUsersUnseenCardsOfTheirType() async throws {
+    let server = try await LiveServer(cards: LiveServer.cards(12))
+    defer { Task { await server.stop() } }
+    let home = try Home(server: server, sinks: [.ctfo])
+    guard case .applied = try await home.pullNow() else {
+      Issue.record("the first pull failed")
+      return
+    }
+    // c1 and c3 (news) were swiped up, c2 (tips) left.
+    for (i, id, type, direction) in [
+      (0, "c1", "news", SwipeDirection.up), (1, "c3", "news", .up), (2, "c2", "tips", .left),
+    ] {
+      try home.state.apply(
+        StateChange(
+          effects: [.commit(Tombstone(historyIndex: i, cardID: id, type: type, direction: direction))],
+          time: Double(home.clock.now) / 1000))
+    }
+    #expect(try await home.flush(.ctfo) == .empty)
+    guard case .applied(let applied) = try await home.pullNow() else {
+      Issue.record("the second pull brought nothing")
+      return
+    }
+    #expect(applied.scores == 9, "the 4 unseen news and 5 unseen tips")
+    let index = DeckIndex(database: home.database)
+    let news = try #require(try index.card(id: "c5"))
+    #expect(news.why == "scored 0.75: you often CTFO news")
+    let tips = try #require(try index.card(id: "c4"))
+    #expect(tips.why == "scored 0.33: you often TIFB tips")
+    #expect(try index.card(id: "c1")?.why == nil, "a seen card is not scored")
+  }
+}
