@@ -97,7 +97,10 @@ let package = Package(
       ]),
     .executableTarget(
       name: "ctfo-bench",
-      dependencies: ["FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store"]
+      dependencies: [
+        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "CommandSupport",
+        "ServerAPI", "HTTP",
+      ]
     ),
 
     // The fuzzers (`make fuzz`, Tests/Fuzz): one program, the harness named on its command line;

@@ -126,3 +126,21 @@ cp -r "$work/offline-template" "$work/slow-template"
 echo "server = \"$slow\"" >"$work/slow-template/config.toml"
 python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
   --template-home "$work/slow-template" | sed 's/^/a pull held 10 s: /'
+
+echo "== analytics: events recorded per second, and a flush of 100,000 queued events to the server"
+echo "(goals: <= 50 requests, peak RSS + < 30 MB)"
+"$server" --port 0 --data "$work/events-data" --deck "$work/server.jsonl" --test-faults \
+  --rate-limit 100000000 >"$work/events.out" 2>"$work/events.log" &
+events_pid=$!
+trap 'kill $server_pid $slow_pid $events_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do grep -q '^listening on' "$work/events.out" 2>/dev/null && break; sleep 0.1; done
+events=http://127.0.0.1:$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/events.out")
+"$bench" analytics "$events" "$work/events-home.sqlite" 100000
+echo "requests: $(curl -sf "$events/_test/requests" | python3 -c 'import json,sys; print(json.load(sys.stdin)["byPath"])')"
+echo "swipes while the app flushes 100,000 queued events at launch, against the same without a server"
+cp -r "$work/offline-template" "$work/queued-template"
+echo "server = \"$events\"" >"$work/queued-template/config.toml"
+CTFO_HOME=$work/queued-template "$ctfo" pull >/dev/null
+"$bench" analytics "$events" "$work/queued-template/state.sqlite" 100000 queue-only | sed 's/^/template: /'
+python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
+  --template-home "$work/queued-template" | sed 's/^/flushing 100,000 events: /'

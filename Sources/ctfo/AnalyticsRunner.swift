@@ -41,15 +41,48 @@ final class AnalyticsRunner: Sendable {
 
   private let sinks: [Sink]
   private let now: @Sendable () -> Int64
+  private let outbox: Outbox?
+  /// Events waiting for each sink that is failing; nil once read (`takeQueued`).
+  private let queued = Mutex<(bySink: [String: Int], changed: Bool)>(([:], false))
+  private let changed: @Sendable () -> Void
   /// How long one flush may send before it lets a waiting poke in.
   static let flushDeadline = Duration.seconds(30)
 
+  /// `changed` is called (on a sink's thread) when the count of events waiting for a failing
+  /// sink changes: the hint bar shows it.
   init(
-    deliveries: [(SinkDelivery, BackgroundThread?)],
-    now: @escaping @Sendable () -> Int64 = APIClient.systemMilliseconds
+    deliveries: [(SinkDelivery, BackgroundThread?)], outbox: Outbox? = nil,
+    now: @escaping @Sendable () -> Int64 = APIClient.systemMilliseconds,
+    changed: @escaping @Sendable () -> Void = {}
   ) {
     sinks = deliveries.map { Sink(delivery: $0.0, thread: $0.1 ?? BackgroundThread()) }
     self.now = now
+    self.outbox = outbox
+    self.changed = changed
+  }
+
+  /// The most events waiting for a failing sink, when it changed since the last call.
+  func takeQueued() -> Int? {
+    queued.withLock { state in
+      guard state.changed else { return nil }
+      state.changed = false
+      return state.bySink.values.max() ?? 0
+    }
+  }
+
+  private func note(_ sink: Sink, _ outcome: SinkDelivery.Outcome) {
+    let name = sink.delivery.kind.rawValue
+    let count: Int
+    if case .waiting = outcome, let outbox { count = (try? outbox.queued(for: name)) ?? 0 } else {
+      count = 0
+    }
+    let differs = queued.withLock { state in
+      guard state.bySink[name, default: 0] != count else { return false }
+      state.bySink[name] = count
+      state.changed = true
+      return true
+    }
+    if differs { changed() }
   }
 
   var isEmpty: Bool { sinks.isEmpty }
@@ -85,6 +118,7 @@ final class AnalyticsRunner: Sendable {
         return false
       }
       if again { continue }
+      note(sink, outcome)
       arm(sink, for: outcome)
       return
     }

@@ -58,7 +58,7 @@ enum Interactive {
             pull: pull),
           kind == .ctfo ? link?.queue : nil
         )
-      })
+      }, outbox: outbox, changed: { wake.wake() })
     runner.withLock { $0 = analytics }
     let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.body) { wake.wake() }
     let (window, _) = try launch.state.launchUndo(

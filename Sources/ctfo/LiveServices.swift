@@ -32,6 +32,8 @@ final class LiveServices: AppServices {
   private var focus: (id: String, type: String, since: Double)?
   /// The history is open: opening it again (a search, a page) is not a new "HistoryOpened".
   private var inHistory = false
+  /// What the hint bar last showed of the server and the analytics.
+  private var line = ServerLine()
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
@@ -189,11 +191,25 @@ final class LiveServices: AppServices {
     }
   }
 
-  func serverLine() -> ServerLine? { link?.take() }
+  /// The server's line, with the count of analytics events waiting for a failing sink.
+  func serverLine() -> ServerLine? {
+    let pulled = link?.take()
+    let queued = analytics?.takeQueued()
+    guard pulled != nil || queued != nil else { return nil }
+    if let pulled {
+      line = ServerLine(
+        offline: pulled.offline, notice: pulled.notice, queuedEvents: line.queuedEvents)
+    }
+    if let queued { line.queuedEvents = queued }
+    return line
+  }
 
   func pullNow() { link?.request() }
 
-  func dismissNotice(id: String) { link?.dismiss(id: id) }
+  func dismissNotice(id: String) {
+    if line.notice?.id == id { line.notice = nil }
+    link?.dismiss(id: id)
+  }
 
   func close() {
     link?.stop()

@@ -38,7 +38,7 @@ final class AppUnderTest {
     // status goes on a line of its own with explicit carriage returns: after a SIGKILL the tty
     // is still raw (no CR on LF) and the cursor anywhere, and "exit=137" must not wrap.
     let command =
-      "env -u NO_COLOR \(env) '\(binary)' --deck '\(deckFile.path)'; "
+      "env -u NO_COLOR -u DO_NOT_TRACK \(env) '\(binary)' --deck '\(deckFile.path)'; "
       + "printf '\\r\\nexit=%s\\r\\n' $?; "
       + "stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo; "
       + "exec sleep 600"

@@ -63,6 +63,8 @@ struct CommandLine {
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
+    // A DO_NOT_TRACK of the machine's would turn analytics off: each test says its own.
+    env["DO_NOT_TRACK"] = nil
     env.merge(environment) { _, new in new }
     process.environment = env
     // Files, not pipes: a large output cannot fill a pipe while the other one is read.

@@ -138,17 +138,19 @@ import Testing
   }
 
   /// Runs one query with the sqlite3 shell; one string per row.
-  private func sqlite(_ path: String, _ query: String) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = [path, query]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-  }
+}
+
+/// The rows `query` gives on the SQLite database at `path`, one line each (the sqlite3 shell).
+func sqlite(_ path: String, _ query: String) throws -> [String] {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+  process.arguments = [path, query]
+  let out = Pipe()
+  process.standardOutput = out
+  try process.run()
+  let data = out.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
 }
 
 /// A seed for a test's random choices: `CTFO_TEST_SEED` when set (to replay a run), else a new

@@ -99,16 +99,22 @@ final class ServerProcess {
     return (Int(text[cut...].dropFirst()) ?? 0, String(text[..<cut]))
   }
 
-  /// Runs an operator command (`score`, `notify`) on this server's store.
-  func operate(_ arguments: [String]) throws {
+  /// Runs an operator command (`score`, `notify`, `events`) on this server's store; returns
+  /// what it printed.
+  @discardableResult
+  func operate(_ arguments: [String]) throws -> String {
     let command = Process()
     command.executableURL = URL(fileURLWithPath: Self.binary)
     command.arguments = arguments + ["--data", data]
+    let out = Pipe()
+    command.standardOutput = out
     try command.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
     command.waitUntilExit()
     guard command.terminationStatus == 0 else {
       throw TmuxDriver.Failure(description: "ctfo-server \(arguments) failed")
     }
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// Stops the server with SIGTERM; returns its exit status.

@@ -29,6 +29,15 @@ import Testing
     #expect(!(rows(feed(ServerLine())).last ?? "").contains("offline"))
   }
 
+  /// Analytics waiting for a sink that cannot be reached show as a small count (issue 15).
+  @Test func eventsQueuedOfflineShowAsASmallCount() {
+    let both = rows(feed(ServerLine(offline: true, queuedEvents: 12))).last ?? ""
+    #expect(both.hasSuffix("offline · 12 queued "), "\(both)")
+    let queued = rows(feed(ServerLine(queuedEvents: 3))).last ?? ""
+    #expect(queued.hasSuffix("3 queued ") && !queued.contains("offline"), "\(queued)")
+    #expect(!(rows(feed(ServerLine(queuedEvents: 0))).last ?? "").contains("queued"))
+  }
+
   @Test func theNoticeIsOneSanitisedLineAboveTheHints() {
     let text = "Server says \u{1B}[31mhello\u{202E} " + String(repeating: "long ", count: 30)
     let screen = rows(feed(ServerLine(notice: .init(id: "n", text: text))))

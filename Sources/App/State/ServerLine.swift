@@ -14,9 +14,19 @@ public struct ServerLine: Sendable, Hashable {
 
   public var offline = false
   public var notice: Notice?
+  /// Analytics events waiting because a sink cannot be reached (0 when none is failing).
+  public var queuedEvents = 0
 
-  public init(offline: Bool = false, notice: Notice? = nil) {
+  public init(offline: Bool = false, notice: Notice? = nil, queuedEvents: Int = 0) {
     self.offline = offline
     self.notice = notice
+    self.queuedEvents = queuedEvents
+  }
+
+  /// The quiet mark at the right end of the hint bar: "offline", "12 queued", both, or nil.
+  public var mark: String? {
+    let parts = [offline ? "offline" : nil, queuedEvents > 0 ? "\(queuedEvents) queued" : nil]
+      .compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: " · ")
   }
 }

@@ -25,7 +25,7 @@ public enum AppScreen {
     }
     HintBar.draw(
       hints(state), message: state.message ?? state.saveProblem,
-      mark: onFeed && state.server.offline ? "offline" : nil, into: &grid, palette: palette)
+      mark: onFeed ? state.server.mark : nil, into: &grid, palette: palette)
   }
 
   private static func drawMode(
