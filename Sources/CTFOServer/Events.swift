@@ -50,6 +50,13 @@ enum EventRoutes {
   ) {
     router.post("/v1/events") { request, _ in
       let install = try authorize(request)
+      if let sent = request.headers[.init("X-CTFO-Sent-At")!],
+        Int64(sent).map({ $0 < 0 }) ?? true
+      {
+        return try mixpanelAnswer(
+          ["code": 400, "error": "X-CTFO-Sent-At must be ms since the epoch", "status": "Bad Request"],
+          status: .badRequest)
+      }
       return try await importEvents(request, sink: "ctfo", install: install, store: store)
     }
     router.post("/import") { request, _ in
@@ -159,12 +166,12 @@ enum EventRoutes {
       return nil
     }
     let double = number.doubleValue
-    guard double.isFinite, abs(double) < 9e15 else { return nil }
+    guard double.isFinite, abs(double) <= 9e15 else { return nil }
     return Int64(double)
   }
 
   /// Mixpanel's rules for an event (notes M5, M6): a name; `time` in seconds or milliseconds,
-  /// after 1971 and not over an hour ahead; a `distinct_id`; an `$insert_id` of at most 36
+  /// after 1971 (over an hour ahead, it is taken as now); a `distinct_id`; an `$insert_id` of at most 36
   /// characters of `[A-Za-z0-9-]`; under 255 properties and 1 MB.
   static func validate(_ element: Element, now: Int64, sink: String) -> Result<ReceivedEvent, Problem> {
     guard let object = element as? [String: Any], let name = object["event"] as? String,
@@ -185,9 +192,9 @@ enum EventRoutes {
     guard time >= 31_536_000_000 else {
       return .failure(Problem(field: "properties.time", message: "time is before 1971"))
     }
-    guard time <= now + 3_600_000 else {
-      return .failure(Problem(field: "properties.time", message: "time is over an hour in the future"))
-    }
+    // Over an hour ahead: overwritten with the server's time, as Mixpanel may do (notes M5);
+    // refusing it would lose the event of a client whose clock was never corrected.
+    if time > now + 3_600_000 { time = now }
     guard let distinct = properties["distinct_id"] as? String else {
       return .failure(Problem(field: "properties.distinct_id", message: "distinct_id is missing"))
     }
