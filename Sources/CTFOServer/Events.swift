@@ -112,12 +112,12 @@ enum EventRoutes {
     var accepted: [ReceivedEvent] = []
     var failed: [EventFormat.ImportFailure.Record] = []
     for (index, element) in elements.enumerated() {
-      switch validate(element, now: now, sink: sink) {
+      switch validate(element.value, raw: element.raw, now: now, sink: sink) {
       case .success(let event): accepted.append(event)
       case .failure(let problem):
         failed.append(
           .init(
-            index: index, insertID: insertID(element), field: problem.field,
+            index: index, insertID: insertID(element.value), field: problem.field,
             message: problem.message))
       }
     }
@@ -136,17 +136,60 @@ enum EventRoutes {
   /// events is read in milliseconds; a `Decodable` per property costs an error per failed try).
   typealias Element = Any
 
-  /// A JSON array of events, or JSON lines of them (Mixpanel takes both).
-  private static func decodeElements(_ bytes: [UInt8]) -> [Element]? {
+  /// A JSON array of events, or JSON lines of them (Mixpanel takes both), each with its own
+  /// bytes as sent (what the store keeps: no second serialisation, and the client's bytes).
+  private static func decodeElements(_ bytes: [UInt8]) -> [(value: Element, raw: ArraySlice<UInt8>)]? {
     let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     if first == UInt8(ascii: "[") {
-      return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [Any]
+      guard let values = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [Any],
+        let raws = arrayElements(bytes), raws.count == values.count
+      else { return nil }
+      return Array(zip(values, raws))
     }
-    var elements: [Element] = []
+    var elements: [(value: Element, raw: ArraySlice<UInt8>)] = []
     for line in bytes.split(separator: 0x0A) where line.contains(where: { $0 > 0x20 }) {
-      elements.append((try? JSONSerialization.jsonObject(with: Data(line))) ?? NSNull())
+      elements.append(((try? JSONSerialization.jsonObject(with: Data(line))) ?? NSNull(), line))
     }
     return elements.isEmpty ? nil : elements
+  }
+
+  /// The bytes of each element of a JSON array known to be valid: split at the commas of
+  /// depth one, outside strings.
+  static func arrayElements(_ bytes: [UInt8]) -> [ArraySlice<UInt8>]? {
+    var elements: [ArraySlice<UInt8>] = []
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var start: Int?
+    for (i, byte) in bytes.enumerated() {
+      if inString {
+        if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case 0x22: inString = true
+      case 0x5B, 0x7B:
+        depth += 1
+        if depth == 1 { start = i + 1 }
+      case 0x5D, 0x7D:
+        if depth == 1, let s = start { append(bytes[s..<i]) }
+        depth -= 1
+      case 0x2C where depth == 1:
+        if let s = start { append(bytes[s..<i]) }
+        start = i + 1
+      default: break
+      }
+    }
+    func append(_ slice: ArraySlice<UInt8>) {
+      var lo = slice.startIndex
+      var hi = slice.endIndex
+      while lo < hi, bytes[lo] <= 0x20 { lo += 1 }
+      while hi > lo, bytes[hi - 1] <= 0x20 { hi -= 1 }
+      if lo < hi { elements.append(bytes[lo..<hi]) }
+    }
+    return elements
   }
 
   struct Problem: Error {
@@ -173,7 +216,9 @@ enum EventRoutes {
   /// Mixpanel's rules for an event (notes M5, M6): a name; `time` in seconds or milliseconds,
   /// after 1971 (over an hour ahead, it is taken as now); a `distinct_id`; an `$insert_id` of at most 36
   /// characters of `[A-Za-z0-9-]`; under 255 properties and 1 MB.
-  static func validate(_ element: Element, now: Int64, sink: String) -> Result<ReceivedEvent, Problem> {
+  static func validate(
+    _ element: Element, raw: ArraySlice<UInt8>, now: Int64, sink: String
+  ) -> Result<ReceivedEvent, Problem> {
     guard let object = element as? [String: Any], let name = object["event"] as? String,
       let properties = object["properties"] as? [String: Any]
     else {
@@ -204,12 +249,12 @@ enum EventRoutes {
       return .failure(
         Problem(field: "properties.$insert_id", message: "$insert_id must be 1 to 36 of [A-Za-z0-9-]"))
     }
-    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-      data.count < 1_000_000
-    else { return .failure(Problem(field: "event", message: "the event is 1 MB or more")) }
+    guard raw.count < 1_000_000 else {
+      return .failure(Problem(field: "event", message: "the event is 1 MB or more"))
+    }
     var event = ReceivedEvent(
       sink: sink, insertID: insert, name: name, distinctID: distinct, time: time,
-      payload: String(decoding: data, as: UTF8.self))
+      payload: String(decoding: raw, as: UTF8.self))
     event.cardID = properties["card_id"] as? String
     event.cardType = properties["card_type"] as? String
     return .success(event)

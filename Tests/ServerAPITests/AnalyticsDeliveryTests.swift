@@ -121,8 +121,14 @@ struct AnalyticsDeliveryTests {
     let server = try await LiveServer()
     defer { Task { await server.stop() } }
     let home = try Home(server: server)
-    let ids = try await home.swipe(6)
+    var ids = try await home.swipe(6)
     #expect(ids.count == 13, "an Identify first, then a reaction and a focus per swipe")
+    // Text that a careless splitter of the JSON array would cut.
+    try home.outbox.record(
+      [AnalyticsEvent("Tricky", ["q": .string(#"a,b]}{["\"],\\"#), "n": .string("é 😂 \u{1}")])],
+      at: Double(home.clock.now) / 1000, context: AnalyticsSinks.context)
+    ids.append(try home.outbox.all().last!.insertID)
+    let payloads = try home.outbox.all().map(\.payload)
     let names = try home.outbox.all().map(\.name)
     #expect(names.first == "Identify")
     #expect(names.filter { ["CTFO", "TFU", "TIFB"].contains($0) } == [
@@ -132,14 +138,16 @@ struct AnalyticsDeliveryTests {
       #expect(try await home.flush(sink) == .empty)
     }
     #expect(try received(server, .ctfo).map(\.insertID) == ids)
+    #expect(try received(server, .ctfo).map(\.payload) == payloads, "the bytes recorded")
     #expect(try received(server, .mixpanel).map(\.insertID) == ids)
+    #expect(try received(server, .mixpanel).map(\.payload) == payloads)
     #expect(try gaIDs(server) == ids)
     #expect(try received(server, .ctfo).allSatisfy { $0.copies == 1 })
     let reactions = try received(server, .ga).filter { $0.name == "reaction" }
     #expect(reactions.count == 6)
     #expect(try home.outbox.all().isEmpty, "every sink has every event: the outbox is empty")
     let status = try home.outbox.status(of: "ctfo")
-    #expect(status.queued == 0 && status.delivered == 13 && status.deadLetters == 0)
+    #expect(status.queued == 0 && status.delivered == 14 && status.deadLetters == 0)
   }
 
   @Test func anUndoneSwipeIsNeverReportedAndAnalyticsOffRecordsNothing() async throws {
