@@ -63,7 +63,7 @@ final class ServerLink: Sendable {
 
   func stop() { timer.cancel() }
 
-  /// Asks for a pull; nothing more when one is already waiting to run.
+  /// Asks for a pull; nothing more when one is waiting to run or running.
   func request() {
     let first = state.withLock { state in
       defer { state.queued = true }
@@ -123,8 +123,9 @@ final class ServerLink: Sendable {
   }
 
   private func run() {
-    state.withLock { $0.queued = false }
     let outcome = pull.run(deadline: .now + Self.deadline)
+    // Asked for while this pull ran (`r`, the timer): folded into it, not run again after.
+    state.withLock { $0.queued = false }
     if case .applied = outcome, let feed = feed.withLock({ $0 }) {
       let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
       if let scores = try? store.scores(of: enabled) { feed.updateScores(scores) }

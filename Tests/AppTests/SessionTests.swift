@@ -199,10 +199,43 @@ import Testing
     _ = session.next(now: 1, feed: feed.take)
     session.failed(reason: "disk I/O error")
     #expect(session.saveProblem?.contains("disk I/O error") == true)
-    #expect(session.next(now: 2, feed: feed.take).item == .loading)
+    // The card waiting for its row is shown at once, under a provisional number.
+    let shown = session.next(now: 2, feed: feed.take)
+    #expect(shown.item == .card(a) && shown.position == -1)
     session.committed(1, indices: [0])
     #expect(session.saveProblem == nil)
-    #expect(session.next(now: 3, feed: feed.take).item == .card(a))
+    #expect(session.current?.position == 0)
+  }
+
+  /// A full disk (issue 15): swipes go on, each card shown before its row is written; the
+  /// writer gives each row its number in order and the session learns them as they commit.
+  @Test func whileWritesFailCardsAreShownUnderProvisionalNumbersResolvedOnCommit() {
+    var session = session()
+    let feed = FakeFeed([a, b, c])
+    _ = show(&session, feed, index: 4)
+    session.failed(reason: "database or disk is full")
+    session.swipe(a, .right)
+    let second = session.next(now: 20, feed: feed.take)
+    #expect(second.item == .card(b) && second.position < 0)
+    let first = session.takeWrites()
+    #expect(!first.last!.change.isProvisional)
+    session.swipe(b, .left)
+    let third = session.next(now: 21, feed: feed.take)
+    #expect(third.item == .card(c) && third.position < 0 && third.position != second.position)
+    let then = session.takeWrites().last!.change
+    #expect(then.isProvisional)
+    let numbered = then.resolvingProvisional { $0 == second.position ? 5 : nil }
+    #expect(!numbered.isProvisional)
+    #expect(
+      numbered.effects == [
+        .entomb(Tombstone(historyIndex: 5, cardID: b.card.id, type: b.card.type, direction: .left))
+      ])
+    #expect(numbered.shown == then.shown)
+    session.committed(first.last!.sequence, indices: [5])
+    #expect(session.saveProblem == nil)
+    #expect(session.window.tombstones.map(\.historyIndex) == [4, 5])
+    session.committed(first.last!.sequence + 1, indices: [6])
+    #expect(session.current?.position == 6)
   }
 
   @Test func theLastEnabledTypeCannotBeTurnedOff() {

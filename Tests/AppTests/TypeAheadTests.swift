@@ -35,6 +35,20 @@ import Testing
     #expect(state.feed == .card(ShownCard(prepared: card, position: 10)))
   }
 
+  /// `r` typed ahead asks for a pull, which reports nothing back: the keys after it are still
+  /// handled (six `r →` typed at once swiped only once before).
+  @Test func keysTypedAfterAPullAreHandled() {
+    var state = afterASwipe
+    for key in [Key.right, .character("r"), .right, .character("r")] {
+      #expect(state.reduce(.key(key)) == [])
+    }
+    #expect(state.reduce(.dealt(.card(second), position: 8)) == [.swipe(second, .right), .takeNext])
+    #expect(
+      state.reduce(.dealt(.card(third), position: 9)) == [.pull, .swipe(third, .right), .takeNext])
+    #expect(state.reduce(.dealt(.card(card), position: 10)) == [.pull])
+    #expect(state.feed == .card(ShownCard(prepared: card, position: 10)))
+  }
+
   @Test func aSwipeOnThePlaceholderAtLaunchSwipesTheFirstCard() {
     var state = AppState(width: 80, height: 24)
     #expect(state.reduce(.key(.left)) == [])

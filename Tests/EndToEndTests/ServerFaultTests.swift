@@ -73,24 +73,25 @@ import Testing
     return AppUnderTest.ShownCard(title: title, position: position ?? "")
   }
 
-  /// A server that answers a pull only after 10 s: the app swipes on meanwhile (every swipe
-  /// draws the next card while the pull is still in flight), `r` asks for no second request, and
-  /// the server never has more than one request of the app in flight.
+  /// A server that holds a pull 30 s (the app gives up after 10): the app swipes on meanwhile
+  /// (six swipes, each with an `r`, typed at once while the launch pull is in flight, all drawn
+  /// while it is held), `r` asks for no second request, and the server never has more than one
+  /// request of the app in flight.
   @Test func aSlowServerNeverHoldsASwipe() async throws {
     let server = try ServerProcess(deck: Self.deck, options: ["--test-faults"])
     defer { server.stop() }
-    try server.faults(#"[{"path":"/v1/pull","delayMs":10000}]"#)
+    try server.faults(#"[{"path":"/v1/pull","delayMs":30000}]"#)
     let app = try AppUnderTest(
       deck: TestDeck.make(facts: 10, words: 0), home: try home(server: server, pull: false))
     defer { app.stop() }
-    var card = try await app.waitForShownCard(after: nil)
+    let first = try await app.waitForShownCard(after: nil)
     try await Poll.until("the launch pull to reach the server") {
       try server.log().inFlight == 1
     }
-    for _ in 0..<6 {
-      try app.tmux.send("r")
-      try app.tmux.send("Right")
-      card = try await app.waitForShownCard(after: card)
+    let number = { (card: AppUnderTest.ShownCard) in Int(card.position.dropFirst()) ?? -1 }
+    try app.tmux.send(Array(repeating: ["r", "Right"], count: 6).flatMap { $0 })
+    try await app.tmux.waitFor("six swipes") { screen in
+      AppUnderTest.shownCard(screen).map { number($0) == number(first) + 6 } ?? false
     }
     let log = try server.log()
     #expect(log.inFlight == 1, "every swipe was drawn while the pull was held")

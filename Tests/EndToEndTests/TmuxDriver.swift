@@ -25,7 +25,10 @@ final class TmuxDriver {
   }
 
   /// Sends tmux key names ("Right", "Enter", "Escape", "q", "Space", "BSpace").
-  func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys) }
+  func send(_ keys: String...) throws { try send(keys) }
+
+  /// Sends `keys` in one `send-keys`: the app reads them typed ahead.
+  func send(_ keys: [String]) throws { try tmux(["send-keys", "-t", "0"] + keys) }
 
   /// Types `text` literally, every character in one write ("llll": four keys at once).
   func type(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }

@@ -67,4 +67,23 @@ import Testing
     #expect(failed.withLock { $0 } == [2])
     #expect(try home.state.disabledTypes() == ["joke"])
   }
+
+  /// A card shown while writes failed is known by `-sequence` of the change that holds its
+  /// row; a later change's tombstone and return queue name it so, and the writer writes them
+  /// against the row's number (issue 15, a full disk).
+  @Test func aProvisionalNumberIsWrittenAsTheRowsNumber() throws {
+    let home = try TestHome()
+    let writer = StateWriter(store: home.state)
+    try home.state.append([ShownRecord(cardID: "old", type: "fact", title: nil, shownAt: 0)])
+    let sequence = writer.enqueue(shown("a"))
+    let provisional = Tombstone(
+      historyIndex: -Int(sequence), cardID: "a", type: "fact", direction: .up)
+    writer.enqueue(
+      StateChange(
+        effects: [.entomb(provisional)], returning: ReturnQueue(waiting: [-Int(sequence)]),
+        time: 0))
+    #expect(settled(writer) == [])
+    #expect(try home.state.tombstones().map(\.historyIndex) == [1])
+    #expect(try home.state.returning().map(\.index) == [1])
+  }
 }

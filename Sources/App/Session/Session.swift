@@ -80,7 +80,10 @@ public struct Session: Sendable {
       return hand(card)
     }
     if let pending {
-      guard let position = pending.position else { return (.loading, 0) }
+      // While the disk refuses writes, the card is shown before its row is written, known by
+      // a provisional number until then: the feed goes on, and the writer keeps the rows.
+      guard let position = pending.position ?? (saveProblem == nil ? nil : -Int(pending.sequence))
+      else { return (.loading, 0) }
       self.pending = nil
       return hand(ShownCard(prepared: pending.card, position: position))
     }
@@ -94,6 +97,7 @@ public struct Session: Sendable {
       StateChange(effects: held, shown: [shown], events: heldEvents, time: now))
     held = []
     heldEvents = []
+    if saveProblem != nil { return hand(ShownCard(prepared: card, position: -Int(sequence))) }
     pending = Pending(card: card, sequence: sequence)
     return (.loading, 0)
   }
@@ -189,6 +193,7 @@ public struct Session: Sendable {
   /// the change's cards.
   public mutating func committed(_ sequence: UInt64, indices: [Int]) {
     saveProblem = nil
+    if let index = indices.first { resolve(-Int(sequence), to: index) }
     guard let index = indices.first, pending?.sequence == sequence else { return }
     pending?.position = index
     if pending?.pushedBack == true {
@@ -224,6 +229,15 @@ public struct Session: Sendable {
         "card_id": .string(tombstone.cardID), "card_type": .string(tombstone.type),
         "reaction": .string(tombstone.direction.reaction.rawValue),
       ])
+  }
+
+  /// A card shown under the provisional number `provisional` got its row, numbered `index`.
+  private mutating func resolve(_ provisional: Int, to index: Int) {
+    if current?.position == provisional { current?.position = index }
+    for i in returned.indices where returned[i].position == provisional {
+      returned[i].position = index
+    }
+    window.resolve(provisional, to: index)
   }
 
   @discardableResult

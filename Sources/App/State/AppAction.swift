@@ -76,3 +76,14 @@ public enum AppEffect: Sendable, Hashable {
   /// Save state, restore the terminal and exit.
   case quit
 }
+
+extension AppEffect {
+  /// Whether performing it gives an action back (a card dealt, a list loaded) — or ends the
+  /// app: keys typed ahead wait for that; after any other effect they are handled at once.
+  public var reportsBack: Bool {
+    switch self {
+    case .swipe, .resizeTextArea, .pull, .dismissNotice: false
+    default: true
+    }
+  }
+}

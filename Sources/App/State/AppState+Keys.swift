@@ -25,16 +25,20 @@ extension AppState {
   /// True while the feed screen shows the placeholder: the next card is on its way.
   private var isWaitingForCard: Bool { mode == .feed && feed == .loading }
 
-  /// Handles keys typed ahead, oldest first, until one asks for work (its result comes back as
-  /// an action, which replays the rest) or the placeholder shows again.
+  /// Handles keys typed ahead, oldest first, until one asks for work whose result comes back
+  /// as an action (which replays the rest) or the placeholder shows again. Work that reports
+  /// nothing (`r`'s pull, a dismissal) is gathered and the replay goes on: nothing would
+  /// replay the keys after it.
   mutating func replayTypedAhead() -> [AppEffect] {
+    var gathered: [AppEffect] = []
     while !typedAhead.isEmpty && !isWaitingForCard {
       let key = typedAhead.removeFirst()
       guard actsAtThisSize(key) else { continue }
       let effects = handle(key)
-      if !effects.isEmpty { return effects }
+      gathered += effects
+      if effects.contains(where: \.reportsBack) { break }
     }
-    return []
+    return gathered
   }
 
   /// Clears the transient message, finishes a slide-out at once, and goes to the screen that

@@ -32,6 +32,45 @@ public struct StateChange: Sendable, Hashable {
     self.time = time
   }
 
+  /// The change with each provisional history index (a negative number: a card shown before
+  /// its row was written, while the disk refused writes) replaced by the row's number, as
+  /// `number` gives it. A piece whose number is not known (none should be: the row's change
+  /// is written first) is left out rather than written against another row.
+  public func resolvingProvisional(_ number: (Int) -> Int?) -> StateChange {
+    func resolve(_ index: Int) -> Int? { index >= 0 ? index : number(index) }
+    var change = self
+    change.effects = effects.compactMap { effect in
+      func fixed(_ t: Tombstone, _ make: (Tombstone) -> UndoEffect) -> UndoEffect? {
+        guard let index = resolve(t.historyIndex) else { return nil }
+        var t = t
+        t.historyIndex = index
+        return make(t)
+      }
+      switch effect {
+      case .entomb(let t): return fixed(t, UndoEffect.entomb)
+      case .commit(let t): return fixed(t, UndoEffect.commit)
+      case .discard(let t): return fixed(t, UndoEffect.discard)
+      case .restore(let t): return fixed(t, UndoEffect.restore)
+      default: return effect
+      }
+    }
+    if let queue = returning {
+      change.returning = ReturnQueue(
+        onScreen: queue.onScreen.flatMap(resolve), waiting: queue.waiting.compactMap(resolve))
+    }
+    return change
+  }
+
+  /// Whether it holds a provisional history index.
+  public var isProvisional: Bool {
+    effects.contains { effect in
+      switch effect {
+      case .entomb(let t), .commit(let t), .discard(let t), .restore(let t): t.historyIndex < 0
+      default: false
+      }
+    } || (returning.map { ($0.onScreen ?? 0) < 0 || $0.waiting.contains { $0 < 0 } } ?? false)
+  }
+
   /// True when applying it would write nothing.
   public var isEmpty: Bool {
     shown.isEmpty && enabled.isEmpty && returning == nil && events.isEmpty

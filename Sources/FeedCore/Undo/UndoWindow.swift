@@ -46,6 +46,14 @@ public struct UndoWindow: Sendable, Hashable {
     return [.entomb(tombstone)] + evictOverflow()
   }
 
+  /// The history row numbered provisionally `provisional` (a card shown while its row could
+  /// not be written) got the number `index`.
+  public mutating func resolve(_ provisional: Int, to index: Int) {
+    for i in tombstones.indices where tombstones[i].historyIndex == provisional {
+      tombstones[i].historyIndex = index
+    }
+  }
+
   /// Takes back the newest swipe, or does nothing when the window is empty.
   public mutating func undo() -> [UndoEffect] {
     guard let newest = tombstones.popLast() else { return [] }

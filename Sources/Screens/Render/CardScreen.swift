@@ -96,7 +96,8 @@ public enum CardScreen {
     palette: Palette
   ) {
     let row = frame.bottom - 1
-    let position = "#\(card.position + 1)"
+    // A card shown before its history row could be written has no number yet.
+    let position = card.position >= 0 ? "#\(card.position + 1)" : "unsaved"
     let positionColumn = frame.right - 2 - position.count
     grid.drawChrome(position, row: row, column: positionColumn, style: palette.quiet)
     guard let source = card.prepared.card.faceSource else { return }

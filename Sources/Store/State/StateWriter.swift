@@ -26,7 +26,15 @@ public final class StateWriter: Sendable {
     var changes: [(sequence: UInt64, change: StateChange)] = []
     /// Set by a failure, cleared by `retry()`.
     var halted = false
+    /// The number each recent change's first history row got, by provisional number
+    /// (`-sequence`): a card shown while the disk refused writes is known by that number
+    /// until its row is written (`Session`).
+    var numbers: [Int: Int] = [:]
+    var numbered: [Int] = []
   }
+
+  /// How many changes' row numbers are kept for the changes after them.
+  static let numbersKept = 4096
 
   private let store: StateStore
   private let queue = DispatchQueue(label: "ctfo.state-writer")
@@ -76,10 +84,23 @@ public final class StateWriter: Sendable {
 
   /// Writes the queued changes in order until none is left or one fails.
   private func drain() {
-    while let (sequence, change) = pending.withLock({ $0.halted ? nil : $0.changes.first }) {
+    while let (sequence, queued) = pending.withLock({ $0.halted ? nil : $0.changes.first }) {
+      var change = queued
+      if change.isProvisional {
+        let numbers = pending.withLock { $0.numbers }
+        change = change.resolvingProvisional { numbers[$0] }
+      }
       do {
         let indices = try store.apply(change)
-        pending.withLock { _ = $0.changes.removeFirst() }
+        pending.withLock { pending in
+          _ = pending.changes.removeFirst()
+          guard let first = indices.first else { return }
+          pending.numbers[-Int(sequence)] = first
+          pending.numbered.append(-Int(sequence))
+          if pending.numbered.count > Self.numbersKept {
+            pending.numbers[pending.numbered.removeFirst()] = nil
+          }
+        }
         onCommitted(sequence, indices)
       } catch {
         pending.withLock { $0.halted = true }
