@@ -108,14 +108,23 @@ final class AppUnderTest {
     var position: String
   }
 
-  static func shownCard(_ screen: [String]) -> ShownCard? {
-    guard let title = cardTitle(screen) else { return nil }
-    for row in screen {
-      if let range = row.range(of: #"#\d+(?= *│)"#, options: .regularExpression) {
-        return ShownCard(title: title, position: String(row[range]))
+  /// The card on screen by `title` (a pattern) and its number; nil unless exactly one of each
+  /// shows: a capture during a slide-out, which shows two cards, would mix them.
+  static func shownCard(_ screen: [String], title: String = #"(Fact|Word) \d\d"#) -> ShownCard? {
+    let titles = matches(title, in: screen)
+    let numbers = matches(#"#\d+(?= *│)"#, in: screen)
+    guard titles.count == 1, numbers.count == 1 else { return nil }
+    return ShownCard(title: titles[0], position: numbers[0])
+  }
+
+  /// Every match of `pattern` on the screen, row by row.
+  static func matches(_ pattern: String, in screen: [String]) -> [String] {
+    guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+    return screen.flatMap { row in
+      regex.matches(in: row, range: NSRange(row.startIndex..., in: row)).compactMap {
+        Range($0.range, in: row).map { String(row[$0]) }
       }
     }
-    return nil
   }
 
   /// Waits until the feed shows a card other than `previous`, telling cards apart by title

@@ -64,13 +64,7 @@ import Testing
   }
 
   private static func shown(_ screen: [String]) -> AppUnderTest.ShownCard? {
-    guard let title = screen.lazy.compactMap({ row in
-      row.range(of: #"News \d\d"#, options: .regularExpression).map { String(row[$0]) }
-    }).first else { return nil }
-    let position = screen.lazy.compactMap { row in
-      row.range(of: #"#\d+(?= *│)"#, options: .regularExpression).map { String(row[$0]) }
-    }.first
-    return AppUnderTest.ShownCard(title: title, position: position ?? "")
+    AppUnderTest.shownCard(screen, title: #"News \d\d"#)
   }
 
   /// A server that holds a pull 30 s (the app gives up after 10): the app swipes on meanwhile
