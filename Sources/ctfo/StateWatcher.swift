@@ -6,9 +6,13 @@ import Terminal
 /// Wakes the UI when a file in the state folder changes: another process's commit (`ctfo
 /// disable TYPE` in another terminal) then reaches the running app at once (issue 12, item 13).
 ///
-/// One thread blocks in `read(2)` on an inotify descriptor, so an idle app still uses no CPU;
-/// the app's own commits wake it too, which costs one more look at the settings (a pragma).
-/// Where inotify is not available, the app looks at each key instead.
+/// One thread blocks in `read(2)` on an inotify descriptor, so an idle app still uses no CPU.
+/// It waits for a file of the folder to be closed after a write (or moved in): a command such
+/// as `ctfo disable` closes its connection when it exits. Not for each write (`IN_MODIFY`):
+/// the app's own writes — every swipe, a pull of 10,000 cards, each analytics flush — would
+/// wake its run loop hundreds of times a second. Another running app's change, whose files stay
+/// open, is seen at the next key, where the app looks at the settings too (a pragma), as it
+/// does everywhere when inotify is not available.
 final class StateWatcher: Sendable {
   private let fd: Int32
 
@@ -17,7 +21,7 @@ final class StateWatcher: Sendable {
   init?(folder: String, wake: WakePipe) {
     let fd = inotify_init1(Int32(IN_CLOEXEC))
     guard fd >= 0 else { return nil }
-    guard inotify_add_watch(fd, folder, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO)) >= 0
+    guard inotify_add_watch(fd, folder, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO)) >= 0
     else {
       close(fd)
       return nil
