@@ -76,6 +76,15 @@ public final class StateDatabase: Sendable {
     try writer.run { db in try db.transaction(immediate: false) { try body() } }
   }
 
+  /// Commits on this instance's connection no longer wait for the disk (`synchronous =
+  /// NORMAL`; WAL keeps the file consistent, a crash may forget the last commits). For the
+  /// analytics sinks' own connection: a forgotten acknowledgement only sends a batch again,
+  /// which the receivers deduplicate, and a short write lock keeps the writer's commits (the
+  /// cards on screen wait for them) from waiting behind an fsync.
+  public func commitsWithoutWaitingForTheDisk() throws {
+    try writer.run { db in try db.execute("PRAGMA synchronous = NORMAL") }
+  }
+
   /// The value of a pragma on the writing connection (`journal_mode`, `synchronous`, ...).
   public func pragma(_ name: String) throws -> String? {
     try writer.run { db in try db.rows("PRAGMA \(name)") { $0.text(0) }.first ?? nil }
@@ -118,15 +127,22 @@ public final class StateDatabase: Sendable {
   /// Creates the database file readable by its owner only, or takes group and other access
   /// away from one made before: it holds the server token and the history. SQLite gives the
   /// WAL and shared-memory files the database's mode.
+  ///
+  /// An existing file is never opened here: closing any descriptor of a file drops every POSIX
+  /// lock the process holds on it, SQLite's included, so a second `StateDatabase` in a process
+  /// (the analytics sinks have one) let another process's sqlite3, finding itself the last,
+  /// checkpoint and delete the WAL this process went on writing to (DECISIONS.md, 2026-11-25).
   private static func makePrivate(_ path: String) {
-    let fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard fd >= 0 else { return }  // SQLite's open reports why.
-    defer { close(fd) }
     var info = stat()
-    if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 {
-      _ = fchmod(fd, info.st_mode & 0o700)
-      for suffix in ["-wal", "-shm"] { _ = chmod(path + suffix, info.st_mode & 0o700) }
+    guard lstat(path, &info) == 0 else {
+      // A new file: no connection of this process has it open, so its close drops no lock.
+      let fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+      if fd >= 0 { close(fd) }
+      return  // Otherwise SQLite's open reports why.
     }
+    guard info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o077 != 0 else { return }
+    let mode = info.st_mode & 0o700
+    for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, mode) }
   }
 
   private static func makeFolders(to path: String) throws {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import FeedCore
 import Store
 import Synchronization
@@ -15,6 +16,35 @@ import Testing
       DispatchQueue(label: "process-\(n)").async(group: group, execute: body)
     }
     return group.wait(timeout: .now() + 60) == .success
+  }
+
+  /// The sqlite3 shell's answer to `query` on `path`: another process's view of the file.
+  private func shell(_ path: String, _ query: String) throws -> String {
+    try Tool.output("/usr/bin/sqlite3", [path, query])
+  }
+
+  /// Opening a second `StateDatabase` on the file in one process (the app's analytics sinks
+  /// have their own) must not touch the file's descriptors: closing any descriptor of a file
+  /// drops every POSIX lock the process holds on it, so another process's sqlite3, finding
+  /// itself the last, checkpointed and deleted the WAL that this process went on writing to.
+  /// Its later commits were then seen by this process alone, and lost.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+  func aSecondDatabaseInOneProcessKeepsTheFirstsLocks() throws {
+    let home = try TestHome()
+    let shown = { (n: Int) in
+      StateChange(
+        shown: [ShownRecord(cardID: "c\(n)", type: "fact", title: nil, shownAt: Double(n))],
+        time: Double(n))
+    }
+    _ = try home.state.apply(shown(0))
+    let second = try StateDatabase(path: home.database.path)
+    #expect(try shell(home.database.path, "SELECT COUNT(*) FROM history") == "1")
+    _ = try home.state.apply(shown(1))
+    _ = try StateStore(database: second).apply(shown(2))
+    #expect(
+      try shell(home.database.path, "SELECT COUNT(*) FROM history") == "3",
+      "another process sees every commit")
+    #expect(try home.state.history(limit: 10).count == 3)
   }
 
   @Test func interleavedSwipesAllCommitWithDenseUniqueIndices() throws {
