@@ -129,7 +129,9 @@ python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
 
 echo "== analytics: events recorded per second, and a flush of 100,000 queued events to the server"
 echo "(goals: <= 50 requests, peak RSS + < 30 MB)"
-"$server" --port 0 --data "$work/events-data" --deck "$work/server.jsonl" --test-faults \
+# A one-card deck: the app's launch pull is then small, and the cards dealt are the bundled ones.
+"$bench" gen-deck 1 "$work/events.jsonl"
+"$server" --port 0 --data "$work/events-data" --deck "$work/events.jsonl" --test-faults \
   --rate-limit 100000000 >"$work/events.out" 2>"$work/events.log" &
 events_pid=$!
 trap 'kill $server_pid $slow_pid $events_pid 2>/dev/null; rm -rf "$work"' EXIT
@@ -140,7 +142,6 @@ echo "requests: $(curl -sf "$events/_test/requests" | python3 -c 'import json,sy
 echo "swipes while the app flushes 100,000 queued events at launch, against the same without a server"
 cp -r "$work/offline-template" "$work/queued-template"
 echo "server = \"$events\"" >"$work/queued-template/config.toml"
-CTFO_HOME=$work/queued-template "$ctfo" pull >/dev/null
 "$bench" analytics "$events" "$work/queued-template/state.sqlite" 100000 queue-only | sed 's/^/template: /'
 python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
   --template-home "$work/queued-template" | sed 's/^/flushing 100,000 events: /'

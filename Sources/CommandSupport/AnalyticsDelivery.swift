@@ -142,7 +142,11 @@ public final class SinkDelivery: Sendable {
         guard ContinuousClock.now < deadline else { return .waiting(until: time) }
         let size = limit.withLock { $0 }
         let batch = try outbox.batch(for: name, limit: size, bytes: kind.limits.bytes)
-        guard !batch.isEmpty else { return .empty }
+        guard !batch.isEmpty else {
+          // Events acknowledged by a process killed before it pruned them.
+          try outbox.prune(sinks: sinks)
+          return .empty
+        }
         switch send(batch.map(\.payload), time, deadline) {
         case .accepted(let refused):
           let dead = refused.sorted { $0.key < $1.key }.map {

@@ -17,26 +17,23 @@ final class AnalyticsRunner: Sendable {
     let delivery: SinkDelivery
     let thread: BackgroundThread
     let state = Mutex(State())
+    /// One timer for the sink's life, set to the time a wait ends, or to never (no wake-up).
+    // Dispatch sources are safe to use from any thread; Dispatch does not say Sendable.
+    nonisolated(unsafe) let timer = DispatchSource.makeTimerSource(queue: .global())
 
     struct State {
       var running = false
       var again = false
       /// When the armed timer fires (ms since the epoch).
       var armedFor: Int64?
-      var timer: TimerBox?
+      /// The wait whose queued count the hint bar shows.
+      var noted: Int64?
     }
 
     init(delivery: SinkDelivery, thread: BackgroundThread) {
       self.delivery = delivery
       self.thread = thread
     }
-  }
-
-  /// A one-shot timer, held so that it can be cancelled.
-  final class TimerBox: Sendable {
-    // Dispatch sources are safe to use from any thread; Dispatch does not say Sendable.
-    nonisolated(unsafe) let source: any DispatchSourceTimer
-    init(_ source: any DispatchSourceTimer) { self.source = source }
   }
 
   private let sinks: [Sink]
@@ -59,6 +56,11 @@ final class AnalyticsRunner: Sendable {
     self.now = now
     self.outbox = outbox
     self.changed = changed
+    for sink in sinks {
+      sink.timer.setEventHandler { [weak self] in self?.poke(sink) }
+      sink.timer.schedule(deadline: .distantFuture)
+      sink.timer.resume()
+    }
   }
 
   /// The most events waiting for a failing sink, when it changed since the last call.
@@ -70,10 +72,18 @@ final class AnalyticsRunner: Sendable {
     }
   }
 
+  /// Counts the events waiting for `sink` when a new wait begins (a send failed) or the sink
+  /// has emptied; not while it waits out the same failure: each swipe would redraw the count.
   private func note(_ sink: Sink, _ outcome: SinkDelivery.Outcome) {
     let name = sink.delivery.kind.rawValue
+    let until: Int64? = if case .waiting(let at) = outcome { at } else { nil }
+    let fresh = sink.state.withLock { state in
+      defer { state.noted = until }
+      return state.noted != until || until == nil
+    }
+    guard fresh else { return }
     let count: Int
-    if case .waiting = outcome, let outbox { count = (try? outbox.queued(for: name)) ?? 0 } else {
+    if until != nil, let outbox { count = (try? outbox.queued(for: name)) ?? 0 } else {
       count = 0
     }
     let differs = queued.withLock { state in
@@ -129,30 +139,19 @@ final class AnalyticsRunner: Sendable {
     return until <= now()
   }
 
-  /// A one-shot timer for the time a waiting sink may send again; none when it is empty.
+  /// Sets the sink's timer to the time a waiting sink may send again; to never when it is
+  /// empty, so an idle app is never woken.
   private func arm(_ sink: Sink, for outcome: SinkDelivery.Outcome) {
     let until: Int64? =
       if case .waiting(let at) = outcome { at } else { nil }
-    let box: TimerBox? = until.map { at in
-      let source = DispatchSource.makeTimerSource(queue: .global())
-      let delay = max(at - now(), 0)
-      source.schedule(deadline: .now() + .milliseconds(Int(min(delay, 86_400_000))), leeway: .milliseconds(200))
-      source.setEventHandler { [weak self] in self?.poke(sink) }
-      return TimerBox(source)
-    }
-    let old = sink.state.withLock { state in
-      defer {
-        state.timer = box
-        state.armedFor = until
-      }
-      return state.timer
-    }
-    old?.source.cancel()
-    box?.source.resume()
+    sink.state.withLock { $0.armedFor = until }
+    guard let until else { return sink.timer.schedule(deadline: .distantFuture) }
+    let delay = Int(min(max(until - now(), 0), 86_400_000))
+    sink.timer.schedule(deadline: .now() + .milliseconds(delay), leeway: .milliseconds(200))
   }
 
   /// Whether a timer is armed for any sink (tests: none while nothing is queued).
-  var armed: Bool { sinks.contains { $0.state.withLock { $0.timer != nil } } }
+  var armed: Bool { sinks.contains { $0.state.withLock { $0.armedFor != nil } } }
 
   /// At quit: each sink sends what it may for at most `limit`; what is left waits in the
   /// outbox for the next run.
@@ -160,7 +159,7 @@ final class AnalyticsRunner: Sendable {
     let deadline = ContinuousClock.now + limit
     let done = DispatchSemaphore(value: 0)
     for sink in sinks {
-      sink.state.withLock { $0.timer }?.source.cancel()
+      sink.timer.schedule(deadline: .distantFuture)
       sink.thread.async {
         _ = sink.delivery.flush(deadline: deadline)
         done.signal()

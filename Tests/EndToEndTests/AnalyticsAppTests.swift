@@ -71,7 +71,13 @@ import Testing
     let app = try AppUnderTest(deck: deck, home: home)
     defer { app.stop() }
     _ = try await app.waitForShownCard(after: nil)
-    try await Poll.until("the outbox to empty", seconds: 90) {
+    try await Poll.until(
+      "the outbox to empty", seconds: 90,
+      detail: {
+        "; the sinks: "
+          + ((try? sqlite(database, "SELECT * FROM analytics_sinks").joined(separator: "; ")) ?? "")
+      }
+    ) {
       try sqlite(database, "SELECT COUNT(*) FROM analytics_events") == ["0"]
     }
     try app.tmux.send("q")

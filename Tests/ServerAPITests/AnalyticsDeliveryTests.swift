@@ -169,6 +169,24 @@ struct AnalyticsDeliveryTests {
     #expect(AnalyticsSinks.configured(Configuration()).isEmpty, "nowhere unless configured")
   }
 
+  /// A process killed after a batch's acknowledgement and before its pruning (two steps, so
+  /// that the writer never waits behind a long delete) leaves delivered events behind; the
+  /// next flush, finding nothing to send, removes them.
+  @Test func eventsAcknowledgedButNotPrunedLeaveAtTheNextFlush() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let home = try Home(server: server, sinks: [.ctfo])
+    try await home.swipe(300)
+    let batch = try home.outbox.batch(for: "ctfo", limit: 10_000, bytes: 1 << 30)
+    #expect(batch.count == 601)
+    // The acknowledgement without the pruning: as if killed between them.
+    try home.outbox.delivered(batch, to: "ctfo", at: home.clock.now, sinks: [])
+    #expect(try home.outbox.all().count == 601 && home.outbox.queued(for: "ctfo") == 0)
+    #expect(try await home.flush(.ctfo) == .empty)
+    #expect(try home.outbox.all().isEmpty, "pruned in chunks, none left")
+    #expect(try received(server, .ctfo).isEmpty, "nothing sent again")
+  }
+
   @Test func offlineForAnHourTheSinkBacksOffThenDeliversEachEventOnceInOrder() async throws {
     let server = try await LiveServer()
     defer { Task { await server.stop() } }

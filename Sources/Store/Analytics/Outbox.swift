@@ -242,8 +242,8 @@ public struct Outbox: Sendable {
   }
 
   /// `sink` has had `batch` (less `dead`, which it refused for good and which are kept as dead
-  /// letters): its cursor moves past the batch, and events every one of `sinks` has had
-  /// leave the outbox. One transaction.
+  /// letters): its cursor moves past the batch in one transaction; then events every one of
+  /// `sinks` has had leave the outbox (`prune`, in transactions of their own).
   public func delivered(
     _ batch: [Row], to sink: String, dead: [DeadLetter] = [], at now: Int64, sinks: [String]
   ) throws {
@@ -267,19 +267,35 @@ public struct Outbox: Sendable {
           .integer(last.sequence), .integer(Int64(batch.count - dead.count)), .integer(now),
           .text(sink),
         ])
-      try Self.prune(sinks: sinks, db)
+      for sink in sinks { try Self.ensure(sink, db) }
     }
+    try prune(sinks: sinks)
   }
 
-  /// Deletes the events every one of `sinks` has had.
-  private static func prune(sinks: [String], _ db: Connection) throws {
-    for sink in sinks { try ensure(sink, db) }
+  /// How many events one pruning transaction deletes: each holds the write lock briefly.
+  static let pruneChunk = 250
+
+  /// Deletes the events every one of `sinks` has had, a few hundred a transaction, so that the
+  /// writer's commits (a card waits for its history row) never wait long behind it. A process
+  /// killed between an acknowledgement and its pruning leaves delivered events behind: a
+  /// flush that finds nothing to send prunes them.
+  public func prune(sinks: [String]) throws {
     guard !sinks.isEmpty else { return }
     let marks = Array(repeating: "?", count: sinks.count).joined(separator: ", ")
-    try db.run(
-      "DELETE FROM analytics_events WHERE seq <= "
-        + "(SELECT MIN(acked_seq) FROM analytics_sinks WHERE sink IN (\(marks)))",
-      sinks.map { .text($0) })
+    let names: [SQLiteValue] = sinks.map { .text($0) }
+    while true {
+      let deleted = try database.write { db -> Int in
+        try db.run(
+          """
+          DELETE FROM analytics_events WHERE seq IN (
+            SELECT seq FROM analytics_events WHERE seq <=
+              (SELECT MIN(acked_seq) FROM analytics_sinks WHERE sink IN (\(marks)))
+            ORDER BY seq LIMIT \(Self.pruneChunk))
+          """, names)
+        return db.changes
+      }
+      if deleted < Self.pruneChunk { return }
+    }
   }
 
   private static func ensure(_ sink: String, _ db: Connection) throws {
