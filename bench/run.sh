@@ -70,6 +70,11 @@ export CTFO_HOME=$work/pty
 mkdir -p "$CTFO_HOME"
 "$ctfo" next -n 1 >/dev/null   # an existing home: the decks are indexed
 python3 bench/pty_bench.py "$ctfo" --launches 20
+echo "the same offline with analytics on: the server unreachable, every swipe's events queued"
+echo "(goals, issue 15: swipe latency unchanged, 0 idle ticks while events wait)"
+cp -r "$CTFO_HOME" "$work/pty-offline"
+echo 'server = "http://127.0.0.1:1"' >"$work/pty-offline/config.toml"
+CTFO_HOME=$work/pty-offline python3 bench/pty_bench.py "$ctfo" --launches 5 | sed 's/^/offline: /'
 
 echo "== server: ctfo-server on loopback with a 10,000-card deck"
 swift build -c release --product ctfo-server >/dev/null 2>&1

@@ -193,7 +193,8 @@ struct AnalyticsDeliveryTests {
     let clock = TestClock()
     let home = try Home(server: server, sinks: [.ctfo], clock: clock)
     server.faults.set([Faults.Rule(path: "/v1/", action: .reset)])
-    var ids = try await home.swipe(100)
+    var ids = try await home.swipe(200)
+    var swipes = 200
     var tries = 0
     var waits: [Int64] = []
     let start = clock.now
@@ -208,9 +209,11 @@ struct AnalyticsDeliveryTests {
       // Not yet due: nothing is sent.
       #expect(try await home.flush(.ctfo) == .waiting(until: until))
       #expect(server.faults.log.total == sent + 1, "one request per due attempt")
-      ids += try await home.swipe(5, from: 100 + tries * 5)
+      ids += try await home.swipe(5, from: swipes)
+      swipes += 5
       clock.set(until)
     }
+    #expect(swipes >= 500, "an hour of swiping offline")
     #expect(Array(waits.prefix(6)) == [3000, 5000, 9000, 17000, 33000, 61000])
     #expect(waits.dropFirst(5).allSatisfy { $0 == 61000 }, "2 s doubling to 60 s, plus jitter")
     #expect(tries < 70)
