@@ -34,28 +34,37 @@ public struct ServerStore: Sendable {
   // MARK: - Session
 
   /// The session for `server`: the stored one, or a new one (keeping the install id) when
-  /// none is stored or it was for another server.
+  /// none is stored or it was for another server. A stored session is read without taking the
+  /// write lock: every pull starts here, and the writer's commits (a card waits for its history
+  /// row) should not wait behind an empty write transaction and its fsync.
   public func session(for server: String) throws -> ServerSession {
-    try database.write { db in
-      let rows = try db.rows(
-        "SELECT server, install_id, token, token_expires_at, distinct_id, clock_offset, "
-          + "cache_key_hot, cache_key_recent FROM server_session WHERE id = 1"
-      ) { row in
-        var keys: [String: String] = [:]
-        keys[PullFeed.hot.rawValue] = row.text(6)
-        keys[PullFeed.recent.rawValue] = row.text(7)
-        return ServerSession(
-          server: row.text(0) ?? "", installId: row.text(1) ?? "", token: row.text(2),
-          tokenExpiresAt: row.isNull(3) ? nil : row.integer(3), distinctId: row.text(4),
-          clockOffset: row.integer(5), cacheKeys: keys)
-      }
-      if let stored = rows.first, stored.server == server { return stored }
+    if let stored = try database.read({ db in try Self.stored(db) }), stored.server == server {
+      return stored
+    }
+    return try database.write { db in
+      let stored = try Self.stored(db)
+      if let stored, stored.server == server { return stored }
       let fresh = ServerSession(
         server: server, installId: try Outbox.identity(db).installID)
       try Self.write(fresh, db)
-      if rows.first != nil { try Self.forgetCards(db) }
+      if stored != nil { try Self.forgetCards(db) }
       return fresh
     }
+  }
+
+  private static func stored(_ db: Connection) throws -> ServerSession? {
+    try db.rows(
+      "SELECT server, install_id, token, token_expires_at, distinct_id, clock_offset, "
+        + "cache_key_hot, cache_key_recent FROM server_session WHERE id = 1"
+    ) { row in
+      var keys: [String: String] = [:]
+      keys[PullFeed.hot.rawValue] = row.text(6)
+      keys[PullFeed.recent.rawValue] = row.text(7)
+      return ServerSession(
+        server: row.text(0) ?? "", installId: row.text(1) ?? "", token: row.text(2),
+        tokenExpiresAt: row.isNull(3) ? nil : row.integer(3), distinctId: row.text(4),
+        clockOffset: row.integer(5), cacheKeys: keys)
+    }.first
   }
 
   /// Stores the session (after an auth or a pull that changed nothing but the token).
