@@ -39,7 +39,7 @@ public enum AnalyticsSinks {
 public final class SinkDelivery: Sendable {
   public let kind: SinkKind
   private let outbox: Outbox
-  /// Every configured sink: an event leaves the outbox when all of them have it.
+  /// Every configured sink: the outbox is emptied when all of them have every event.
   private let sinks: [String]
   private let send:
     @Sendable ([String], Int64, ContinuousClock.Instant) -> SinkVerdict
@@ -143,7 +143,7 @@ public final class SinkDelivery: Sendable {
         let size = limit.withLock { $0 }
         let batch = try outbox.batch(for: name, limit: size, bytes: kind.limits.bytes)
         guard !batch.isEmpty else {
-          // Events acknowledged by a process killed before it pruned them.
+          // Events every sink has had that an earlier version left behind.
           try outbox.prune(sinks: sinks)
           return .empty
         }

@@ -58,10 +58,10 @@ enum Interactive {
         recorded: { runner.withLock { $0 }?.poke() })
     }
     let sinks = recording == nil ? [] : AnalyticsSinks.configured(launch.configuration)
-    // The sinks read and write the outbox on connections of their own, which commit without
-    // an fsync and delete in small transactions: on the app's, a batch's acknowledgement (2,000
-    // rows deleted, then an fsync) held the writer's commits up, and a card typed ahead waits
-    // for its row (early swipes took 17 ms at p95 while 100,000 events flushed).
+    // The sinks read and write the outbox on a connection of their own, which commits without
+    // an fsync: on the app's, a batch's acknowledgement (then 2,000 rows deleted, and an fsync)
+    // held the writer's commits up, and a card typed ahead waits for its row (early swipes took
+    // 17 ms at p95 while 100,000 events flushed). DECISIONS.md, 2026-11-25.
     let sending =
       sinks.isEmpty ? launch.database : (try? Self.sendingDatabase(launch)) ?? launch.database
     let sinkPull = ServerPull(configuration: launch.configuration, database: sending)

@@ -242,8 +242,8 @@ public struct Outbox: Sendable {
   }
 
   /// `sink` has had `batch` (less `dead`, which it refused for good and which are kept as dead
-  /// letters): its cursor moves past the batch in one transaction; then events every one of
-  /// `sinks` has had leave the outbox (`prune`, in transactions of their own).
+  /// letters): its cursor moves past the batch and, when every one of `sinks` has had every
+  /// event, the outbox is emptied (`emptyIfDelivered`). One transaction.
   public func delivered(
     _ batch: [Row], to sink: String, dead: [DeadLetter] = [], at now: Int64, sinks: [String]
   ) throws {
@@ -268,34 +268,36 @@ public struct Outbox: Sendable {
           .text(sink),
         ])
       for sink in sinks { try Self.ensure(sink, db) }
+      try Self.emptyIfDelivered(sinks, db)
     }
-    try prune(sinks: sinks)
   }
 
-  /// How many events one pruning transaction deletes: each holds the write lock briefly.
-  static let pruneChunk = 250
-
-  /// Deletes the events every one of `sinks` has had, a few hundred a transaction, so that the
-  /// writer's commits (a card waits for its history row) never wait long behind it. A process
-  /// killed between an acknowledgement and its pruning leaves delivered events behind: a
-  /// flush that finds nothing to send prunes them.
+  /// Empties the outbox if every one of `sinks` has had every event in it (a flush that finds
+  /// nothing to send calls it: events left by a version that deleted them apart).
   public func prune(sinks: [String]) throws {
     guard !sinks.isEmpty else { return }
-    let marks = Array(repeating: "?", count: sinks.count).joined(separator: ", ")
-    let names: [SQLiteValue] = sinks.map { .text($0) }
-    while true {
-      let deleted = try database.write { db -> Int in
-        try db.run(
-          """
-          DELETE FROM analytics_events WHERE seq IN (
-            SELECT seq FROM analytics_events WHERE seq <=
-              (SELECT MIN(acked_seq) FROM analytics_sinks WHERE sink IN (\(marks)))
-            ORDER BY seq LIMIT \(Self.pruneChunk))
-          """, names)
-        return db.changes
-      }
-      if deleted < Self.pruneChunk { return }
+    try database.write { db in
+      for sink in sinks { try Self.ensure(sink, db) }
+      try Self.emptyIfDelivered(sinks, db)
     }
+  }
+
+  /// Deletes every event when each of `sinks` has had them all; otherwise nothing (events
+  /// stay until the slowest sink catches up). A `DELETE` without `WHERE` is SQLite's truncate
+  /// optimisation: the table's pages go to the free list and few pages reach the WAL. Deleting
+  /// each batch's rows instead wrote every page they touched, and the writer's next commit,
+  /// whose fsync covers the whole WAL, paid for them (the first swipes took 2.6 to 22 ms while
+  /// 100,000 events flushed, against 0.4 ms).
+  private static func emptyIfDelivered(_ sinks: [String], _ db: Connection) throws {
+    guard !sinks.isEmpty else { return }
+    let marks = Array(repeating: "?", count: sinks.count).joined(separator: ", ")
+    let behind = try db.rows(
+      "SELECT EXISTS (SELECT 1 FROM analytics_events WHERE seq > "
+        + "(SELECT MIN(acked_seq) FROM analytics_sinks WHERE sink IN (\(marks))))",
+      sinks.map { .text($0) }
+    ) { $0.integer(0) }.first ?? 1
+    guard behind == 0 else { return }
+    try db.run("DELETE FROM analytics_events")
   }
 
   private static func ensure(_ sink: String, _ db: Connection) throws {
