@@ -120,6 +120,20 @@ public final class StateDatabase: Sendable {
     try writer.run { db in try db.transaction(immediate: true) { try body(db) } }
   }
 
+  /// Runs `body` in a write transaction whose commit does not wait for the disk (`synchronous
+  /// = NORMAL` for it alone): for work that is done again if lost, such as a pull's chunks,
+  /// which the pull's last transaction makes durable (its fsync covers the whole WAL). A commit
+  /// a card waits for then waits behind the chunk's work, never behind its fsync.
+  func writeWithoutWaitingForTheDisk<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    try writer.run { db in
+      guard !db.isInTransaction else { return try body(db) }
+      let level = try db.rows("PRAGMA synchronous") { $0.integer(0) }.first ?? 2
+      try db.execute("PRAGMA synchronous = NORMAL")
+      defer { try? db.execute("PRAGMA synchronous = \(level)") }
+      return try db.transaction(immediate: true) { try body(db) }
+    }
+  }
+
   /// Whether the calling thread is inside `transaction` (or another write).
   var isWritingOnCurrentThread: Bool { writer.isHeldByCurrentThread }
 

@@ -77,6 +77,32 @@ struct ServerStoreTests {
     #expect(try ids(home, type: "news") == ["n9"])
   }
 
+  /// A pull larger than a transaction's chunk (`ServerStore.applyChunk`) ends as one
+  /// transaction would: a full pull keeps exactly its cards (a card that changed type moves),
+  /// ordinals stay dense, and the cache key is the new one.
+  @Test func aPullOfManyChunksEndsAsOneTransactionWould() throws {
+    let home = try TestHome()
+    let chunk = ServerStore.applyChunk
+    let first = (0..<(2 * chunk + 100)).map { card("a\($0)", $0 % 3 == 0 ? "tips" : "news") }
+    #expect(try apply(home, pull(key: "k1", full: true, cards: first)).cards == first.count)
+    #expect(try ids(home, type: "news").count + ids(home, type: "tips").count == first.count)
+    // Half the ids again (every tip now news), half new ones; the rest must go.
+    let kept = (0..<(chunk + 50)).map { card("a\($0)", "news") }
+    let added = (0..<(chunk + 50)).map { card("b\($0)", "tips") }
+    let applied = try apply(home, pull(key: "k2", full: true, cards: kept + added))
+    #expect(applied.cards == kept.count + added.count)
+    #expect(try ids(home, type: "news") == kept.map(\.id).sorted())
+    #expect(try ids(home, type: "tips") == added.map(\.id).sorted())
+    #expect(try home.index.card(id: "a\(2 * chunk)") == nil, "not in the full pull: gone")
+    #expect(try ServerStore(database: home.database).session(for: server).cacheKeys["hot"] == "k2")
+    // The chunks commit without an fsync; the writer's own commits still wait for the disk.
+    #expect(try home.database.pragma("synchronous") == "2")
+    // A delta of many chunks with removals.
+    let delta = (0..<(chunk + 10)).map { card("c\($0)", "news") }
+    try apply(home, pull(key: "k3", cards: delta, removed: kept.map(\.id)))
+    #expect(try ids(home, type: "news") == delta.map(\.id).sorted())
+  }
+
   @Test func cardsWithABadIdOrTypeAreLeftOutAndTheRestApplied() throws {
     let home = try TestHome()
     let applied = try apply(
