@@ -45,7 +45,8 @@ public final class SinkDelivery: Sendable {
     @Sendable ([String], Int64, ContinuousClock.Instant) -> SinkVerdict
   private let now: @Sendable () -> Int64
   private let jitter: @Sendable () -> Int64
-  /// The batch size now: halved by `413`s, doubled back by successes.
+  /// The batch size now: halved by `413`s, cut to `probeBatch` by a failure, doubled back by
+  /// successes.
   private let limit: Mutex<Int>
 
   /// A sink over `send`, which sends the payloads (sent at the given time) and reads the
@@ -162,6 +163,9 @@ public final class SinkDelivery: Sendable {
             limit.withLock { $0 = max(1, batch.count / 2) }
           }
         case .retry(_, let after, let reason):
+          // The next try is a probe: a network still down then costs a read of a few rows, not
+          // of 2,000 (an idle app offline stays near 0 ticks); successes double it back.
+          limit.withLock { $0 = min($0, Self.probeBatch) }
           let failures = try outbox.schedule(of: name).failures + 1
           let wait = after.map { Int64($0) * 1000 } ?? Self.backoff(failures: failures) + jitter()
           let next = now() + wait
@@ -174,6 +178,9 @@ public final class SinkDelivery: Sendable {
       }
     }
   }
+
+  /// The most events the first try after a failure sends.
+  public static let probeBatch = 25
 
   /// The wait after `failures` failures in a row, without jitter: 2 s doubling to 60 s.
   public static func backoff(failures: Int64) -> Int64 {

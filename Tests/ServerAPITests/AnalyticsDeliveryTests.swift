@@ -270,6 +270,29 @@ struct AnalyticsDeliveryTests {
     #expect(try home.outbox.all().isEmpty)
   }
 
+  /// After a failure the sink probes with a small batch (a network still down costs a read of
+  /// 25 rows, not 2,000), then doubles back: 201 events go as 25, 50, 100 and the 26 left.
+  @Test func theTryAfterAFailureIsASmallBatchThatGrowsBack() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let clock = TestClock()
+    let home = try Home(server: server, sinks: [.ctfo], clock: clock)
+    let ids = try await home.swipe(100)
+    #expect(ids.count == 201)
+    server.faults.set([Faults.Rule(path: "/v1/events", action: .reset, times: 1)])
+    let delivery = home.delivery(.ctfo)
+    guard case .waiting(let until) = try await blocking({ delivery.flush(deadline: .now + .request) })
+    else {
+      Issue.record("a reset connection was taken as a delivery")
+      return
+    }
+    #expect(posts(server, "/v1/events") == 1)
+    clock.set(until)
+    #expect(try await blocking { delivery.flush(deadline: .now + .request) } == .empty)
+    #expect(posts(server, "/v1/events") == 5, "the reset, then 25, 50, 100 and 26 events")
+    #expect(try received(server, .ctfo).map(\.insertID) == ids)
+  }
+
   @Test func aTimeoutIsAFailureAndTheLateCommitIsNotStoredTwice() async throws {
     let server = try await LiveServer()
     defer { Task { await server.stop() } }
