@@ -76,15 +76,6 @@ public final class StateDatabase: Sendable {
     try writer.run { db in try db.transaction(immediate: false) { try body() } }
   }
 
-  /// Commits on this instance's connection no longer wait for the disk (`synchronous =
-  /// NORMAL`; WAL keeps the file consistent, a crash may forget the last commits). For the
-  /// analytics sinks' own connection: a forgotten acknowledgement only sends a batch again,
-  /// which the receivers deduplicate, and a short write lock keeps the writer's commits (the
-  /// cards on screen wait for them) from waiting behind an fsync.
-  public func commitsWithoutWaitingForTheDisk() throws {
-    try writer.run { db in try db.execute("PRAGMA synchronous = NORMAL") }
-  }
-
   /// The value of a pragma on the writing connection (`journal_mode`, `synchronous`, ...).
   public func pragma(_ name: String) throws -> String? {
     try writer.run { db in try db.rows("PRAGMA \(name)") { $0.text(0) }.first ?? nil }
@@ -121,9 +112,9 @@ public final class StateDatabase: Sendable {
   }
 
   /// Runs `body` in a write transaction whose commit does not wait for the disk (`synchronous
-  /// = NORMAL` for it alone): for work that is done again if lost, such as a pull's chunks,
-  /// which the pull's last transaction makes durable (its fsync covers the whole WAL). A commit
-  /// a card waits for then waits behind the chunk's work, never behind its fsync.
+  /// = NORMAL` for it alone): for work that is done again if lost, such as a pull's chunks
+  /// (the pull's last transaction makes them durable: its fsync covers the whole WAL) or an
+  /// analytics acknowledgement. A commit a card waits for then never waits behind its fsync.
   func writeWithoutWaitingForTheDisk<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
     try writer.run { db in
       guard !db.isInTransaction else { return try body(db) }
@@ -144,7 +135,7 @@ public final class StateDatabase: Sendable {
   ///
   /// An existing file is never opened here: closing any descriptor of a file drops every POSIX
   /// lock the process holds on it, SQLite's included, so a second `StateDatabase` in a process
-  /// (the analytics sinks have one) let another process's sqlite3, finding itself the last,
+  /// (tests and `ctfo-bench` open two) let another process's sqlite3, finding itself the last,
   /// checkpoint and delete the WAL this process went on writing to (DECISIONS.md, 2026-11-25).
   private static func makePrivate(_ path: String) {
     var info = stat()

@@ -30,14 +30,6 @@ enum Interactive {
     }
   }
 
-  /// The analytics sinks' own connections to the state database, committing without an fsync
-  /// (`StateDatabase.commitsWithoutWaitingForTheDisk`).
-  private static func sendingDatabase(_ launch: Launch) throws -> StateDatabase {
-    let database = try StateDatabase(path: launch.paths.stateDatabase)
-    try database.commitsWithoutWaitingForTheDisk()
-    return database
-  }
-
   private static func run(_ launch: Launch, session: TerminalSession) throws {
     let wake = WakePipe()
     let reports = WriterReports(wake: wake)
@@ -58,21 +50,15 @@ enum Interactive {
         recorded: { runner.withLock { $0 }?.poke() })
     }
     let sinks = recording == nil ? [] : AnalyticsSinks.configured(launch.configuration)
-    // The sinks read and write the outbox on a connection of their own, which commits without
-    // an fsync: on the app's, a batch's acknowledgement (then 2,000 rows deleted, and an fsync)
-    // held the writer's commits up, and a card typed ahead waits for its row (early swipes took
-    // 17 ms at p95 while 100,000 events flushed). DECISIONS.md, 2026-11-25.
-    let sending =
-      sinks.isEmpty ? launch.database : (try? Self.sendingDatabase(launch)) ?? launch.database
-    let sinkPull = ServerPull(configuration: launch.configuration, database: sending)
     let analytics = AnalyticsRunner(
       deliveries: sinks.map { kind in
         (
           SinkDelivery(
-            kind: kind, configuration: launch.configuration, database: sending, pull: sinkPull),
+            kind: kind, configuration: launch.configuration, database: launch.database,
+            pull: pull),
           kind == .ctfo ? link?.queue : nil
         )
-      }, outbox: Outbox(database: sending), changed: { wake.wake() })
+      }, outbox: outbox, changed: { wake.wake() })
     runner.withLock { $0 = analytics }
     let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.body) { wake.wake() }
     let (window, _) = try launch.state.launchUndo(

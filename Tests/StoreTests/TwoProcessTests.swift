@@ -23,8 +23,8 @@ import Testing
     try Tool.output("/usr/bin/sqlite3", [path, query])
   }
 
-  /// Opening a second `StateDatabase` on the file in one process (the app's analytics sinks
-  /// have their own) must not touch the file's descriptors: closing any descriptor of a file
+  /// Opening a second `StateDatabase` on the file in one process (as `ctfo-bench` and the tests
+  /// do, and the app's analytics sinks once did) must not touch the file's descriptors: closing any descriptor of a file
   /// drops every POSIX lock the process holds on it, so another process's sqlite3, finding
   /// itself the last, checkpointed and deleted the WAL that this process went on writing to.
   /// Its later commits were then seen by this process alone, and lost.

@@ -243,12 +243,14 @@ public struct Outbox: Sendable {
 
   /// `sink` has had `batch` (less `dead`, which it refused for good and which are kept as dead
   /// letters): its cursor moves past the batch and, when every one of `sinks` has had every
-  /// event, the outbox is emptied (`emptyIfDelivered`). One transaction.
+  /// event, the outbox is emptied (`emptyIfDelivered`). One transaction, committed without
+  /// waiting for the disk, as are a sink's failures: a lost acknowledgement only sends a batch
+  /// again, which the receivers deduplicate by `$insert_id`.
   public func delivered(
     _ batch: [Row], to sink: String, dead: [DeadLetter] = [], at now: Int64, sinks: [String]
   ) throws {
     guard let last = batch.last else { return }
-    try database.write { db in
+    try database.writeWithoutWaitingForTheDisk { db in
       try Self.ensure(sink, db)
       for letter in dead {
         try db.run(
@@ -276,7 +278,7 @@ public struct Outbox: Sendable {
   /// nothing to send calls it: events left by a version that deleted them apart).
   public func prune(sinks: [String]) throws {
     guard !sinks.isEmpty else { return }
-    try database.write { db in
+    try database.writeWithoutWaitingForTheDisk { db in
       for sink in sinks { try Self.ensure(sink, db) }
       try Self.emptyIfDelivered(sinks, db)
     }
@@ -309,7 +311,7 @@ public struct Outbox: Sendable {
   public func failed(
     sink: String, reason: String, at now: Int64, nextAttempt: Int64?
   ) throws {
-    try database.write { db in
+    try database.writeWithoutWaitingForTheDisk { db in
       try Self.ensure(sink, db)
       try db.run(
         "UPDATE analytics_sinks SET failures = failures + 1, next_attempt_ms = ?, "
