@@ -15,13 +15,27 @@ import Synchronization
 ///     feed.start()
 ///     if case .card(let card) = await feed.next() { print(card.layout.lines) }
 public final class Feed: Sendable {
-  private struct Prepared: Sendable {
+  struct Prepared: Sendable {
     var card: PreparedCard
     var area: TextArea
   }
 
-  private struct State: ~Copyable {
+  struct State: ~Copyable {
     var engine: FeedEngine<Prepared>
+    /// Cards of live sources, and the changes they made to the source's cards (issue 16).
+    var live = LiveCards()
+    /// Types the settings turn off (a live source's new type starts on unless listed).
+    var disabled: Set<String>
+    /// Type metadata by name: the catalog's, then live sources'.
+    var metadata: [String: CardType]
+    /// What live changes the app has not yet been told of.
+    var news = LiveNews()
+    /// Live sources still open (`follow`): while one is, an empty feed is waiting for cards,
+    /// not unavailable.
+    var openSources = 0
+
+    /// Nothing can be prepared, and no live source can bring more.
+    var isUnavailable: Bool { engine.isUnavailable && openSources == 0 }
     var tasks: [UInt64: Task<Void, Never>] = [:]
     var waiters: [CheckedContinuation<FeedItem, Never>] = []
     var stopped = false
@@ -31,23 +45,20 @@ public final class Feed: Sendable {
     var fetches: [CardKey: SharedFetch] = [:]
   }
 
-  private struct SharedFetch {
+  struct SharedFetch {
     var task: Task<Card, any Error>
     /// The slots waiting for it.
     var users: Int
   }
 
-  private struct CardKey: Hashable {
-    var type: String
-    var ordinal: Int
-  }
 
   private let source: any CardSource
   private let inDealOrder: Bool
-  private let metadata: [String: CardType]
-  private let onReady: @Sendable () -> Void
+  let onReady: @Sendable () -> Void
   private let layout: @Sendable (Card, TextArea) -> PreparedCard
-  private let state: Mutex<State>
+  let state: Mutex<State>
+  /// Held while a live change applies: changes from several sources apply one at a time.
+  let applying = Mutex<Void>(())
   /// The text area for new layouts; apart from `state` so that a preparation reads it without
   /// contending for the engine.
   private let area: Mutex<TextArea>
@@ -73,11 +84,13 @@ public final class Feed: Sendable {
     self.layout = layout
     self.inDealOrder = inDealOrder
     self.onReady = onReady
-    metadata = Dictionary(catalog.map { ($0.type.name, $0.type) }) { a, _ in a }
+    let metadata = Dictionary(catalog.map { ($0.type.name, $0.type) }) { a, _ in a }
     let engine = FeedEngine<Prepared>(
       types: catalog.map { (name: $0.type.name, cards: $0.cards) }, enabled: enabled,
       lookahead: lookahead, seed: seed)
-    state = Mutex(State(engine: engine))
+    state = Mutex(
+      State(
+        engine: engine, disabled: Set(metadata.keys).subtracting(enabled), metadata: metadata))
     self.area = Mutex(area)
   }
 
@@ -101,7 +114,7 @@ public final class Feed: Sendable {
     let area = self.area.withLock { $0 }
     return await withCheckedContinuation { waiter in
       let (now, effects): (FeedItem?, [FeedEffect]) = state.withLock { s in
-        if !s.engine.hasNext(inDealOrder: inDealOrder), !s.engine.isUnavailable, !s.stopped {
+        if !s.engine.hasNext(inDealOrder: inDealOrder), !s.isUnavailable, !s.stopped {
           s.waiters.append(waiter)
           return (nil, [])
         }
@@ -119,6 +132,7 @@ public final class Feed: Sendable {
   public func setEnabled(_ types: Set<String>) {
     let (handoffs, effects) = state.withLock { s in
       let effects = s.engine.setEnabled(types)
+      s.disabled = Set(s.engine.types).subtracting(types)
       return handOffToWaiters(&s, effects: effects)
     }
     finish(handoffs, effects)
@@ -155,10 +169,12 @@ public final class Feed: Sendable {
 
   /// Every type with its label, card count, setting and failing flag.
   public var statuses: [TypeStatus] {
-    state.withLock { $0.engine.standings }.map {
-      TypeStatus(
-        type: metadata[$0.name] ?? CardType(name: $0.name), cards: $0.cards, enabled: $0.enabled,
-        failing: $0.failing)
+    state.withLock { s in
+      s.engine.standings.map {
+        TypeStatus(
+          type: s.metadata[$0.name] ?? CardType(name: $0.name), cards: $0.cards,
+          enabled: $0.enabled, failing: $0.failing)
+      }
     }
   }
 
@@ -176,16 +192,16 @@ public final class Feed: Sendable {
     for waiter in waiters { waiter.resume(returning: .unavailable("The feed was stopped.")) }
   }
 
-  private func take(_ s: inout State, area: TextArea) -> (FeedItem, [FeedEffect]) {
+  func take(_ s: inout State, area: TextArea) -> (FeedItem, [FeedEffect]) {
     let (payload, effects) = s.engine.takeNext(inDealOrder: inDealOrder)
     if let payload {
       let card = payload.area == area ? payload.card : layout(payload.card.card, area)
       return (.card(card), effects)
     }
-    return (s.engine.isUnavailable ? .unavailable(FeedUnavailable().description) : .loading, effects)
+    return (s.isUnavailable ? .unavailable(FeedUnavailable().description) : .loading, effects)
   }
 
-  private func perform(_ effects: [FeedEffect]) {
+  func perform(_ effects: [FeedEffect]) {
     for effect in effects {
       switch effect {
       case .prepare(let slot):
@@ -223,9 +239,12 @@ public final class Feed: Sendable {
     finish(handoffs, effects)
   }
 
-  /// The slot's card from the source, or from the fetch of the same card already under way.
+  /// The slot's card: a live source's, or from the source (or the fetch of the same card
+  /// already under way).
   private func fetch(_ slot: FeedSlot) async throws -> Card {
     let key = CardKey(type: slot.type, ordinal: slot.ordinal)
+    let live = state.withLock { $0.live.cards[key] }
+    if let live { return live }
     let task = state.withLock { s in
       if s.fetches[key] != nil {
         s.fetches[key]!.users += 1
@@ -250,18 +269,18 @@ public final class Feed: Sendable {
     }
   }
 
-  private typealias Handoff = (waiter: CheckedContinuation<FeedItem, Never>, item: FeedItem)
+  typealias Handoff = (waiter: CheckedContinuation<FeedItem, Never>, item: FeedItem)
 
   /// Gives ready cards (or the news that there will be none) to callers waiting in `next()`,
   /// inside the same critical section as the change that made them ready.
-  private func handOffToWaiters(
+  func handOffToWaiters(
     _ s: inout State, effects: [FeedEffect], area: TextArea? = nil
   ) -> ([Handoff], [FeedEffect]) {
     var handoffs: [Handoff] = []
     var effects = effects
     guard !s.waiters.isEmpty else { return (handoffs, effects) }
     let area = area ?? self.area.withLock { $0 }
-    while !s.waiters.isEmpty, s.engine.hasNext(inDealOrder: inDealOrder) || s.engine.isUnavailable {
+    while !s.waiters.isEmpty, s.engine.hasNext(inDealOrder: inDealOrder) || s.isUnavailable {
       let (item, more) = take(&s, area: area)
       effects += more
       handoffs.append((s.waiters.removeFirst(), item))
@@ -270,7 +289,7 @@ public final class Feed: Sendable {
   }
 
   /// Outside the lock: starts and cancels preparations, resumes waiters, tells the app.
-  private func finish(_ handoffs: [Handoff], _ effects: [FeedEffect]) {
+  func finish(_ handoffs: [Handoff], _ effects: [FeedEffect]) {
     perform(effects)
     for handoff in handoffs { handoff.waiter.resume(returning: handoff.item) }
     onReady()

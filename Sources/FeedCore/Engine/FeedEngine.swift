@@ -17,8 +17,8 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     public var payload: Payload
   }
 
-  /// Type names in catalog order.
-  public let types: [String]
+  /// Type names in catalog order (a live source's new types at the end).
+  public private(set) var types: [String]
   /// How many cards are kept in preparation or ready.
   public let lookahead: Int
   public private(set) var enabled: Set<String>
@@ -28,6 +28,8 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   private var rounds = TypeRounds()
   private var rng: SeededGenerator
   private var nextSlotID: UInt64 = 0
+  /// Ordinals of removed cards, by type, for the next cards added (see `ScoredPool.revive`).
+  private var freeOrdinals: [String: [Int]] = [:]
 
   public init(
     types: [(name: String, cards: Int)], enabled: Set<String>, lookahead: Int = 5, seed: UInt64
@@ -53,7 +55,7 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     types.map { name in
       let pool = pools[name]!
       return TypeStanding(
-        name: name, cards: pool.count, enabled: enabled.contains(name),
+        name: name, cards: pool.liveCount, enabled: enabled.contains(name),
         failing: pool.count > 0 && pool.availableCount == 0)
     }
   }
@@ -157,6 +159,85 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     guard let i = ready.firstIndex(where: { $0.slot.id == slot.id }) else { return false }
     ready[i].payload = payload
     return true
+  }
+
+  // MARK: Live sources (issue 16)
+
+  /// A source added a card of `type` (a new type joins the catalog, enabled or not as
+  /// `enabled` says; an existing type keeps its setting). Returns the card's ordinal, a removed
+  /// card's when one is free, and the preparations to start: a feed that had nothing to deal
+  /// starts on it.
+  public mutating func add(type: String, enabled isEnabled: Bool = true) -> (
+    ordinal: Int, effects: [FeedEffect]
+  ) {
+    if pools[type] == nil {
+      types.append(type)
+      pools[type] = ScoredPool(count: 0)
+      if isEnabled { enabled.insert(type) }
+    }
+    let ordinal: Int
+    if let free = freeOrdinals[type]?.popLast() {
+      pools[type]!.revive(free)
+      ordinal = free
+    } else {
+      ordinal = pools[type]!.append()
+    }
+    return (ordinal, fill())
+  }
+
+  /// A source removed a card: it leaves both queues at once (its preparation is cancelled) and
+  /// is never dealt again; the queue refills. A card already shown only loses its ordinal,
+  /// which a later card may take: the next card is not skipped.
+  public mutating func remove(type: String, ordinal: Int) -> [FeedEffect] {
+    guard let pool = pools[type], ordinal >= 0, ordinal < pool.count,
+      !pool.removed.contains(Int32(ordinal))
+    else { return [] }
+    var effects: [FeedEffect] = []
+    for slot in preparing where slot.type == type && slot.ordinal == ordinal {
+      effects.append(.cancel(slot))
+    }
+    preparing.removeAll { $0.type == type && $0.ordinal == ordinal }
+    ready.removeAll { $0.slot.type == type && $0.slot.ordinal == ordinal }
+    pools[type]!.remove(ordinal)
+    freeOrdinals[type, default: []].append(ordinal)
+    return effects + fill()
+  }
+
+  /// A source changed a card: if it is queued, its preparation starts again from the new data
+  /// (a ready card leaves the ready queue for the preparation queue), so it is laid out again
+  /// before it shows. A card not queued needs nothing: it is fetched when dealt.
+  public mutating func update(type: String, ordinal: Int) -> [FeedEffect] {
+    var effects: [FeedEffect] = []
+    for i in preparing.indices where preparing[i].type == type && preparing[i].ordinal == ordinal {
+      effects.append(.cancel(preparing[i]))
+      nextSlotID += 1
+      preparing[i] = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
+      effects.append(.prepare(preparing[i]))
+    }
+    for entry in ready where entry.slot.type == type && entry.slot.ordinal == ordinal {
+      nextSlotID += 1
+      let slot = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
+      preparing.append(slot)
+      effects.append(.prepare(slot))
+    }
+    ready.removeAll { $0.slot.type == type && $0.slot.ordinal == ordinal }
+    return effects
+  }
+
+  /// A source replaced its whole collection (its removals and additions already applied):
+  /// both queues are thrown away and the rounds start over, so the balance of types stays
+  /// equal (feed-logic.md, "Card Settings"); unshown cards return to their pools.
+  public mutating func replaceAll() -> [FeedEffect] {
+    var effects: [FeedEffect] = []
+    for slot in preparing {
+      effects.append(.cancel(slot))
+      pools[slot.type]!.putBack(slot.ordinal)
+    }
+    for entry in ready { pools[entry.slot.type]!.putBack(entry.slot.ordinal) }
+    preparing = []
+    ready = []
+    rounds.reset()
+    return effects + fill()
   }
 
   /// True while the slot is in the preparation queue.

@@ -12,4 +12,7 @@ public enum CardUpdate: Sendable, Hashable {
   case removed([String])
   /// Everything the source holds now: cards it no longer lists are gone.
   case replaced([Card])
+  /// The labels, colours and descriptions of types the source's cards use (a deck's header);
+  /// changes no card.
+  case types([CardType])
 }

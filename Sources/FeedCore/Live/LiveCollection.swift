@@ -45,6 +45,7 @@ public struct LiveCollection: Sendable {
     case .initial(let new) where cards.isEmpty: return upsert(new)
     case .initial(let new), .replaced(let new): return replace(with: new)
     case .added(let new), .updated(let new): return upsert(new)
+    case .types: return Change()
     case .removed(let ids):
       var change = Change()
       for id in ids {

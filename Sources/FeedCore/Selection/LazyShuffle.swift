@@ -35,6 +35,15 @@ struct LazyShuffle: Sendable {
     return true
   }
 
+  /// Adds the ordinals `count..<newCount` (never touched: each sits at its own position) as
+  /// undrawn: a live source's new cards (issue 16).
+  mutating func grow(from count: Int, to newCount: Int) {
+    for ordinal in count..<max(count, newCount) {
+      swap(Int32(ordinal), Int32(remaining))
+      remaining += 1
+    }
+  }
+
   /// Puts a drawn ordinal back among the undrawn. Returns false if it was not drawn.
   @discardableResult
   mutating func putBack(_ ordinal: Int32) -> Bool {

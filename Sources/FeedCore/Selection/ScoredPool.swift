@@ -42,8 +42,8 @@ public struct ScoredPool: Sendable {
     }
   }
 
-  /// The number of cards of the type.
-  public let count: Int
+  /// The ordinals of the type: `0..<count`, the removed ones included.
+  public private(set) var count: Int
   private var unscored: LazyShuffle
   private var heap = Heap<Entry>()
   /// The latest server score of every card that has one.
@@ -53,6 +53,9 @@ public struct ScoredPool: Sendable {
   private var versions: UInt32 = 0
   /// Cards whose preparation failed: never offered again this session.
   private(set) var failed: Set<Int32> = []
+  /// Cards their source removed (issue 16): never offered again, until `revive` gives the
+  /// ordinal to a new card.
+  private(set) var removed: Set<Int32> = []
   /// The random score of the last unscored card promoted; the next one is below it.
   private var randomCeiling = 1.0
 
@@ -64,8 +67,11 @@ public struct ScoredPool: Sendable {
   /// Unseen cards left before the pool returns its seen cards.
   public var unseenCount: Int { unscored.remaining + unseenScored.count }
 
-  /// Cards that can still be shown this session (all but the failed ones).
-  public var availableCount: Int { count - failed.count }
+  /// Cards that can still be shown this session (all but the failed and removed ones).
+  public var availableCount: Int { count - failed.count - removed.count }
+
+  /// The cards the source holds now (all but the removed ones).
+  public var liveCount: Int { count - removed.count }
 
   /// True when the card has not been promoted in the current cycle.
   public func isUnseen(_ ordinal: Int) -> Bool {
@@ -99,7 +105,9 @@ public struct ScoredPool: Sendable {
   @discardableResult
   public mutating func update(_ ordinal: Int, to score: Score) -> Bool {
     let o = Int32(ordinal)
-    guard ordinal >= 0, ordinal < count, !failed.contains(o) else { return false }
+    guard ordinal >= 0, ordinal < count, !failed.contains(o), !removed.contains(o) else {
+      return false
+    }
     if let held = scores[o], !held.isEarlier(than: score) { return false }
     let unseen: Bool
     if unseenScored[o] != nil {
@@ -122,10 +130,39 @@ public struct ScoredPool: Sendable {
     if unseenScored.removeValue(forKey: o) == nil { unscored.remove(o) }
   }
 
+  /// A new card: the next ordinal, unseen. Returns it.
+  public mutating func append() -> Int {
+    unscored.grow(from: count, to: count + 1)
+    count += 1
+    return count - 1
+  }
+
+  /// The source removed the card: it is never offered again (whether unseen, seen or queued;
+  /// the feed takes it out of its queues).
+  public mutating func remove(_ ordinal: Int) {
+    let o = Int32(ordinal)
+    guard ordinal >= 0, ordinal < count, !removed.contains(o) else { return }
+    takeOut(o)
+    failed.remove(o)
+    scores[o] = nil
+    removed.insert(o)
+  }
+
+  /// Gives a removed card's ordinal to a new card, unseen and unscored, so that a source that
+  /// adds and removes cards forever keeps the pool at its size. Returns false when the
+  /// ordinal was not removed.
+  @discardableResult
+  public mutating func revive(_ ordinal: Int) -> Bool {
+    let o = Int32(ordinal)
+    guard removed.remove(o) != nil else { return false }
+    unscored.putBack(o)
+    return true
+  }
+
   /// Returns a promoted card that was never shown (its slot left the queue) to the unseen.
   public mutating func putBack(_ ordinal: Int) {
     let o = Int32(ordinal)
-    guard !failed.contains(o), !isUnseen(ordinal) else { return }
+    guard !failed.contains(o), !removed.contains(o), !isUnseen(ordinal) else { return }
     if let score = scores[o] { push(o, score.value) } else { unscored.putBack(o) }
   }
 
@@ -174,7 +211,7 @@ public struct ScoredPool: Sendable {
     heap = Heap()
     unseenScored = [:]
     randomCeiling = 1
-    for o in failed.sorted() { unscored.remove(o) }
+    for o in failed.union(removed).sorted() { unscored.remove(o) }
     for o in scores.keys.sorted() where !failed.contains(o) {
       unscored.remove(o)
       push(o, scores[o]!.value)

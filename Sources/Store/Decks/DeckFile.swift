@@ -90,7 +90,7 @@ final class DeckFile {
 /// and hashes every byte on the way. A line over `DeckFile.lineLimit` is reported as soon as
 /// it passes the limit, and its bytes are dropped up to the next LF: the carry never holds
 /// more than the limit.
-private struct LineSplitter {
+struct LineSplitter {
   private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325
   private var carry: [UInt8] = []
   /// Whether the current line passed the limit (and was reported): dropped up to its LF.

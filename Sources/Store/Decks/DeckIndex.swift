@@ -1,4 +1,5 @@
 import FeedCore
+import FeedPipeline
 
 /// The deck index: the cards of every deck, numbered per type by a dense ordinal.
 ///
@@ -69,5 +70,29 @@ public struct SyncReport: Sendable, Hashable {
     self.problems = problems
     self.indexed = indexed
     self.removed = removed
+  }
+}
+
+extension DeckIndex {
+  /// The indexed card with this id: its type and its ordinal there (a live change to a deck's
+  /// card finds the card the feed was built with).
+  public func key(of id: String) throws -> CardKey? {
+    try database.read { db in
+      try db.rows(
+        "SELECT type, ordinal FROM cards WHERE id = ? AND ordinal IS NOT NULL", [.text(id)]
+      ) { CardKey(type: $0.text(0) ?? "", ordinal: Int($0.integer(1))) }.first
+    }
+  }
+
+  /// The cards the index holds from the deck at `path` (each id's live copy only).
+  public func cards(inDeck path: String) throws -> [Card] {
+    try database.read { db in
+      try db.rows(
+        """
+        SELECT \(CardReader.columns) FROM cards
+        WHERE deck = (SELECT id FROM decks WHERE path = ?) AND ordinal IS NOT NULL
+        ORDER BY line
+        """, [.text(path)], CardReader.card)
+    }
   }
 }

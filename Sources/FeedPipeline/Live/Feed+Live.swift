@@ -1,0 +1,161 @@
+import FeedCore
+import Synchronization
+
+/// A card's place in the engine: its type and its ordinal there.
+public struct CardKey: Sendable, Hashable {
+  public var type: String
+  public var ordinal: Int
+
+  public init(type: String, ordinal: Int) {
+    self.type = type
+    self.ordinal = ordinal
+  }
+}
+
+/// The cards live sources gave the feed, and the changes they made to the cards of the feed's
+/// own source (the deck index): by id, with the engine's key of each.
+struct LiveCards {
+  /// id -> key, for every card a live source added or changed.
+  var keys: [String: CardKey] = [:]
+  /// The data behind those keys: fetched from here, not from the source.
+  var cards: [CardKey: Card] = [:]
+  /// Cards of the feed's own source that a live source removed (bounded by that source).
+  var goneFromBase: Set<String> = []
+}
+
+/// What live changes did since the app last looked (`Feed.takeNews`).
+public struct LiveNews: Sendable, Equatable {
+  /// Cards changed: the one on screen is drawn again from its new data.
+  public var updated: [Card] = []
+  /// Cards removed: one waiting to come back (after an undo) leaves that queue too.
+  public var removed: Set<String> = []
+  /// A source replaced its whole collection: the app applies its `on-replace` strategy.
+  public var replaced = false
+  /// A source ended or failed; once each, for the status line.
+  public var messages: [String] = []
+
+  public init() {}
+
+  public var isEmpty: Bool {
+    updated.isEmpty && removed.isEmpty && !replaced && messages.isEmpty
+  }
+}
+
+/// Where a card is, for undo and the history (`Feed.lookUp`).
+public enum LiveLookup: Sendable, Equatable {
+  /// A live source holds the card: this is its data now.
+  case live(Card)
+  /// A live source removed it.
+  case removed
+  /// No live source has touched it: ask the feed's own source.
+  case unknown
+}
+
+extension Feed {
+  /// Applies one change of a live source (issue 16; `LiveCollection` computes it from the
+  /// source's updates).
+  ///
+  /// - Removed cards leave both queues at once (their preparations are cancelled) and are never
+  ///   dealt again; a card already shown only frees its ordinal, so the next card is not skipped.
+  /// - Added cards join their type's pool, unseen (a new type joins the catalog, on unless the
+  ///   settings turned it off); an id the feed already has is a change of that card.
+  /// - Changed cards that are queued are prepared again before they show.
+  /// - A replacement then throws both queues away and starts the rounds over.
+  ///
+  /// `base` finds a card of the feed's own source by id (its type and ordinal), for changes to
+  /// those cards; it is called outside the feed's lock. `types` are type metadata (labels).
+  public func apply(
+    _ change: LiveCollection.Change, types: [CardType] = [],
+    base: (String) -> CardKey? = { _ in nil }
+  ) {
+    applying.withLock { _ in
+      // Looked up: every removed card (a removed card of the deck index must not come back from
+      // the index, by undo or the history) and the cards no live source holds yet.
+      let changed = change.updated.map(\.id) + change.added.map(\.id)
+      let unknown = state.withLock { s in changed.filter { s.live.keys[$0] == nil } }
+      var baseKeys: [String: CardKey] = [:]
+      for id in Set(unknown + change.removed.map(\.id)) {
+        if let key = base(id) { baseKeys[id] = key }
+      }
+      let (handoffs, effects) = state.withLock { s in
+        var effects: [FeedEffect] = []
+        for type in types { s.metadata[type.name] = type }
+        for card in change.removed {
+          effects += remove(card.id, &s, base: baseKeys)
+        }
+        for card in change.updated + change.added {
+          effects += upsert(card, &s, base: baseKeys)
+        }
+        if change.replaced {
+          effects += s.engine.replaceAll()
+          s.news.replaced = true
+        }
+        return handOffToWaiters(&s, effects: effects)
+      }
+      finish(handoffs, effects)
+    }
+  }
+
+  /// Tells the app a source ended or failed (once each).
+  public func report(_ message: String) {
+    state.withLock { $0.news.messages.append(message) }
+    onReady()
+  }
+
+  /// What live changes did since the last call.
+  public func takeNews() -> LiveNews {
+    state.withLock { s in
+      defer { s.news = LiveNews() }
+      return s.news
+    }
+  }
+
+  /// Whether live sources hold, removed or never touched the card `id`.
+  public func lookUp(_ id: String) -> LiveLookup {
+    state.withLock { s in
+      if let key = s.live.keys[id], let card = s.live.cards[key] { return .live(card) }
+      return s.live.goneFromBase.contains(id) ? .removed : .unknown
+    }
+  }
+
+  private func remove(
+    _ id: String, _ s: inout State, base: [String: CardKey]
+  ) -> [FeedEffect] {
+    if let key = s.live.keys.removeValue(forKey: id) {
+      s.live.cards[key] = nil
+      if base[id] != nil { s.live.goneFromBase.insert(id) }
+      s.news.removed.insert(id)
+      s.news.updated.removeAll { $0.id == id }
+      return s.engine.remove(type: key.type, ordinal: key.ordinal)
+    }
+    guard let key = base[id], !s.live.goneFromBase.contains(id) else { return [] }
+    s.live.goneFromBase.insert(id)
+    s.news.removed.insert(id)
+    return s.engine.remove(type: key.type, ordinal: key.ordinal)
+  }
+
+  private func upsert(
+    _ card: Card, _ s: inout State, base: [String: CardKey]
+  ) -> [FeedEffect] {
+    let known = s.live.keys[card.id]
+      ?? (s.live.goneFromBase.contains(card.id) ? nil : base[card.id])
+    if let key = known, key.type == card.type {
+      s.live.keys[card.id] = key
+      s.live.cards[key] = card
+      s.news.updated.removeAll { $0.id == card.id }
+      s.news.updated.append(card)
+      return s.engine.update(type: key.type, ordinal: key.ordinal)
+    }
+    var effects: [FeedEffect] = []
+    // The same id under another type: the old card leaves its type's pool.
+    if known != nil { effects += remove(card.id, &s, base: base) }
+    let isOn = !s.disabled.contains(card.type)
+    let (ordinal, more) = s.engine.add(type: card.type, enabled: isOn)
+    let key = CardKey(type: card.type, ordinal: ordinal)
+    s.live.keys[card.id] = key
+    s.live.cards[key] = card
+    s.live.goneFromBase.remove(card.id)
+    s.news.removed.remove(card.id)
+    return effects + more
+  }
+}
