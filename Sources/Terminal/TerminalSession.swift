@@ -40,13 +40,14 @@ public final class TerminalSession {
 
   deinit { close() }
 
-  /// Opens the session on the process's terminal, after `setlocale(LC_ALL, "")`.
-  /// Throws when stdin/stdout is not a terminal, TERM is unset or unusable, or the locale is
+  /// Opens the session on the process's terminal, after `setlocale(LC_ALL, "")`: keys from
+  /// `input` (standard input, or `/dev/tty` when standard input is a pipe of cards).
+  /// Throws when `input`/stdout is not a terminal, TERM is unset or unusable, or the locale is
   /// not UTF-8 (after trying C.UTF-8).
-  public static func open() throws(TerminalError) -> TerminalSession {
+  public static func open(input: Int32 = STDIN_FILENO) throws(TerminalError) -> TerminalSession {
     let noColour = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
     let term = getenv("TERM").map { String(cString: $0) }
-    return try open(input: STDIN_FILENO, output: STDOUT_FILENO, term: term, colour: !noColour)
+    return try open(input: input, output: STDOUT_FILENO, term: term, colour: !noColour)
   }
 
   /// Opens a session on any terminal device: `input` and `output` may be one pseudo-terminal.

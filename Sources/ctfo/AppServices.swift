@@ -15,8 +15,12 @@ protocol AppServices {
   /// Records a swipe of the card on screen: history reaction, undo tombstone, events.
   func swipe(_ card: PreparedCard, _ direction: SwipeDirection)
   /// Undoes the last swipe inside the undo window and returns that card to the screen; the card
-  /// that was on screen goes back to the front of the ready queue. Nil when nothing is undoable.
-  func undo() -> ShownCard?
+  /// that was on screen goes back to the front of the ready queue. A card its source removed
+  /// does not come back: the user is told.
+  func undo() -> Session.UndoOutcome
+  /// What live sources changed since the last call (issue 16), applied to the session; nil
+  /// when nothing.
+  func liveNews() -> LiveUpdate?
   /// The last `limit` history entries, or with `search` the last `limit` whose title or text
   /// holds it.
   func history(limit: Int, matching search: String?) -> [HistoryEntry]

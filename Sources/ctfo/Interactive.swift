@@ -8,6 +8,10 @@ import Store
 import Synchronization
 import Terminal
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The interactive app: wires the terminal, the feed, the session and the state writer, then
 /// hands over to the run loop, on the calling (main) thread.
 enum Interactive {
@@ -15,9 +19,10 @@ enum Interactive {
     // Decks are synced before the screen is taken: a first import of a large deck prints its
     // problems on a normal terminal, not behind a blank screen.
     let launch = try Launch(global.values, interactive: true)
+    let keys = try keyboard(cardsFromStandardInput: global.deck.contains(Launch.standardInput))
     let session: TerminalSession
     do {
-      session = try TerminalSession.open()
+      session = try TerminalSession.open(input: keys)
     } catch {
       Output.warn(error.description)
       throw ExitCode(2)
@@ -28,6 +33,23 @@ enum Interactive {
       session.close()
       throw error
     }
+  }
+
+  /// Where keys come from: standard input, or the terminal itself (`/dev/tty`) when standard
+  /// input brings cards (`some-command | ctfo --deck -`), as fzf does.
+  private static func keyboard(cardsFromStandardInput: Bool) throws -> Int32 {
+    guard cardsFromStandardInput else { return STDIN_FILENO }
+    guard isatty(STDIN_FILENO) == 0 else {
+      throw CLIError(
+        "--deck - reads cards from standard input, which is this terminal; pipe them in: "
+          + "some-command | ctfo --deck -", exitCode: 64)
+    }
+    let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+    guard tty >= 0 else {
+      throw CLIError("--deck -: keys are read from /dev/tty, which cannot be opened: "
+        + Errors.text(errno), exitCode: 2)
+    }
+    return tty
   }
 
   private static func run(_ launch: Launch, session: TerminalSession) throws {
@@ -61,6 +83,16 @@ enum Interactive {
       }, outbox: outbox, changed: { wake.wake() })
     runner.withLock { $0 = analytics }
     let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.body) { wake.wake() }
+    // Live sources (issue 16): a pipe of cards, and edits of the user's decks.
+    let index = launch.index
+    let base: @Sendable (String) -> CardKey? = { try? index.key(of: $0) }
+    if launch.readsStandardInput {
+      feed.follow(
+        DeckStream(fd: STDIN_FILENO, name: "stdin") { feed.report($0.description) },
+        name: "stdin", base: base)
+    }
+    let edits = DeckEdits(feed: feed, index: launch.index)
+    edits.watch(files: launch.flaggedDecks, folders: [launch.paths.userDecks])
     let (window, _) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())
     feed.start()
@@ -68,7 +100,8 @@ enum Interactive {
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       returning: try launch.state.returning(), problems: launch.problems.map(\.description),
-      area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics)
+      area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics,
+      deckEdits: edits)
     // What earlier runs left in the outbox goes now.
     analytics.poke()
     // Kept for the run: its thread wakes the loop when the state folder changes.

@@ -63,7 +63,8 @@ final class InteractiveApp {
     case .key(let key): return (elsewhere ?? []) + [.key(key)]
     case .wake:
       let server = services.serverLine().map { [AppAction.serverChanged($0)] } ?? []
-      return [.saveProblem(services.refresh())] + (elsewhere ?? []) + server + [.wake]
+      let live = services.liveNews().map { [AppAction.liveChanged($0)] } ?? []
+      return [.saveProblem(services.refresh())] + (elsewhere ?? []) + server + live + [.wake]
     case .terminate: return [.terminate]
     case .resize: return [resized()]
     case .resumed:
@@ -98,7 +99,12 @@ final class InteractiveApp {
     case .swipe(let card, let direction):
       services.swipe(card, direction)
       return nil
-    case .undo: return .undone(services.undo())
+    case .undo:
+      switch services.undo() {
+      case .restored(let card): return .undone(card)
+      case .nothing: return .undone(nil)
+      case .gone(let reason): return .undoRefused(reason)
+      }
     case .loadTypes: return .typesLoaded(services.typeStatuses())
     case .loadHistory(let limit, let search):
       let entries = services.history(limit: limit, matching: search)

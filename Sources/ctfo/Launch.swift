@@ -24,6 +24,13 @@ struct Launch {
   let seed: UInt64
   /// The problems of every deck, found at launch (none when the decks were not synced).
   let problems: [DeckProblem]
+  /// The `--deck` files, as absolute paths.
+  let flaggedDecks: [String]
+  /// `--deck -`: standard input brings cards (the app follows it as a live source).
+  let readsStandardInput: Bool
+
+  /// The `--deck` name of standard input.
+  static let standardInput = "-"
 
   /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
   /// the decks; the problems of decks indexed now go to stderr, one line each.
@@ -41,9 +48,18 @@ struct Launch {
     index = DeckIndex(database: database)
     let sinks = AnalyticsSinks.configured(configuration)
     state = StateStore(database: database, analytics: sinks.isEmpty ? nil : AnalyticsSinks.context)
-    let decks = syncDecks ? paths.decks(extra: options.deck) : []
+    // `--deck -` is standard input, a live source of the app (`Interactive`), not a file.
+    let files = options.deck.filter { $0 != Self.standardInput }
+    if files.count < options.deck.count, !interactive {
+      throw CLIError(
+        "--deck - (cards from standard input) is for the app; give this command a deck file",
+        exitCode: 64)
+    }
+    let decks = syncDecks ? paths.decks(extra: files) : []
+    flaggedDecks = Array(decks.suffix(files.count))
+    readsStandardInput = files.count < options.deck.count
     // A deck asked for by name must be there; the folders' decks are what they are.
-    for path in decks.suffix(options.deck.count) where access(path, R_OK) != 0 {
+    for path in decks.suffix(files.count) where access(path, R_OK) != 0 {
       throw CLIError("cannot read the deck \(path): \(Errors.text(errno))", exitCode: 66)
     }
     let report = syncDecks ? try index.sync(decks: decks) : SyncReport()

@@ -34,12 +34,16 @@ final class LiveServices: AppServices {
   private var inHistory = false
   /// What the hint bar last showed of the server and the analytics.
   private var line = ServerLine()
+  /// Follows edits of the deck files (nil: not watched).
+  private let deckEdits: DeckEdits?
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
     window: UndoWindow, returning: [HistoryEntry], problems: [String], area: TextArea,
-    mark: TruncationMark, link: ServerLink?, analytics: AnalyticsRunner? = nil
+    mark: TruncationMark, link: ServerLink?, analytics: AnalyticsRunner? = nil,
+    deckEdits: DeckEdits? = nil
   ) {
+    self.deckEdits = deckEdits
     self.analytics = launch.state.analytics == nil ? nil : analytics
     self.mark = mark
     self.link = link
@@ -111,11 +115,38 @@ final class LiveServices: AppServices {
     session.swipe(card, direction, events: endFocus())
   }
 
-  func undo() -> ShownCard? {
-    let left = endFocus()
-    let restored = session.undo(now: now, events: left) { prepared(id: $0) }
-    if let restored { focus = (restored.prepared.card.id, restored.prepared.card.type, now) }
-    return restored
+  func undo() -> Session.UndoOutcome {
+    // The card on screen keeps its focus when the swipe's card is gone and nothing changes.
+    let back = session.window.tombstones.last.flatMap { prepared(id: $0.cardID) }
+    let left = back == nil ? [] : endFocus()
+    let outcome = session.undo(now: now, events: left) { _ in back }
+    if case .restored(let restored) = outcome {
+      focus = (restored.prepared.card.id, restored.prepared.card.type, now)
+    }
+    return outcome
+  }
+
+  func liveNews() -> LiveUpdate? {
+    let news = feed.takeNews()
+    guard !news.isEmpty else { return nil }
+    session.remove(ids: news.removed)
+    let laidOut = news.updated.map {
+      Preparation.laidOut(Preparation.sanitized($0), for: area, mark: mark)
+    }
+    let byID = Dictionary(laidOut.map { ($0.card.id, $0) }) { _, last in last }
+    session.update(news.updated) { byID[$0.id]! }
+    if news.replaced {
+      session.sourceReplaced(now: now) { prepared(id: $0) != nil }
+    }
+    let messages = news.messages
+    return LiveUpdate(
+      updated: laidOut, statuses: feed.statuses,
+      message: messages.isEmpty ? nil : Self.summary(of: messages))
+  }
+
+  /// One status line for several messages: the first, and how many more.
+  private static func summary(of messages: [String]) -> String {
+    messages.count == 1 ? messages[0] : "\(messages[0]) (and \(messages.count - 1) more)"
   }
 
   func history(limit: Int, matching search: String?) -> [HistoryEntry] {
@@ -236,9 +267,16 @@ final class LiveServices: AppServices {
   /// How long quitting tries to send the queued analytics; the rest waits for the next run.
   static let analyticsAtQuit = Duration.seconds(2)
 
-  /// A card from the index, sanitised and laid out for the current text area.
+  /// A card by id, sanitised and laid out for the current text area: a live source's data,
+  /// or the index's when no live source touched it; nil when it is gone.
   private func prepared(id: String) -> PreparedCard? {
-    guard let card = try? launch.index.card(id: id) else { return nil }
+    let card: Card?
+    switch feed.lookUp(id) {
+    case .live(let live): card = live
+    case .removed: card = nil
+    case .unknown: card = try? launch.index.card(id: id)
+    }
+    guard let card else { return nil }
     return Preparation.laidOut(Preparation.sanitized(card), for: area, mark: mark)
   }
 }

@@ -96,7 +96,7 @@ import Testing
   @Test func undoBringsTheCardBackAndTheCurrentOneAfterIt() {
     var (session, feed) = swipedAShowingB()
     let restored = session.undo(now: 40) { $0 == a.card.id ? a : nil }
-    #expect(restored == ShownCard(prepared: a, position: 0))
+    #expect(restored == .restored(ShownCard(prepared: a, position: 0)))
     let tombstone = Tombstone(
       historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
     // `b` waits to come back, unlisted, in the transaction that withdraws `a`'s reaction.
@@ -141,9 +141,60 @@ import Testing
     #expect(session.takeWrites().map(\.change.returning) == [ReturnQueue(waiting: [2])])
   }
 
+  /// Issue 16: a source removed the swiped card; undo tells why and brings nothing back.
+  @Test func undoOfACardItsSourceRemovedSaysSoAndMakesTheSwipeFinal() {
+    var (session, _) = swipedAShowingB()
+    _ = session.takeWrites()
+    guard case .gone(let reason) = session.undo(now: 40, card: { _ in nil }) else {
+      Issue.record("expected .gone")
+      return
+    }
+    #expect(reason.contains("removed"))
+    let tombstone = Tombstone(
+      historyIndex: 0, cardID: a.card.id, type: a.card.type, direction: .right)
+    // The swipe (its tombstone written with b's row) is final now: committed, its reaction
+    // reported, never restored; `b` stays on screen.
+    let written = session.takeWrites().flatMap(\.change.effects)
+    #expect(written == [.commit(tombstone)])
+    #expect(session.current?.prepared == b)
+    #expect(session.window.tombstones.isEmpty)
+    #expect(session.undo(now: 41) { _ in a } == .nothing)
+  }
+
+  /// Issue 16: cards a source removed leave the queue of cards waiting to come back; the card
+  /// on screen stays until swiped.
+  @Test func removedCardsLeaveTheReturnQueueButNotTheScreen() {
+    var (session, feed) = swipedAShowingB()
+    _ = session.undo(now: 40) { $0 == a.card.id ? a : nil }  // b waits to come back
+    _ = session.takeWrites()
+    session.remove(ids: [a.card.id, b.card.id])
+    #expect(session.current?.prepared == a)
+    #expect(session.takeWrites().map(\.change.returning) == [ReturnQueue()])
+    feed.cards = [c]
+    session.swipe(a, .left)
+    #expect(session.next(now: 41, feed: feed.take).item == .loading)  // c, not b
+  }
+
+  /// Issue 16: a source's replacement keeps the swipes whose cards it still has
+  /// (preserve-valid-tombstones) and makes the others final; clear-tombstones clears all.
+  @Test func aSourceReplacementAppliesTheOnReplaceStrategy() {
+    for strategy in [ReplacementStrategy.preserveValidTombstones, .clearTombstones] {
+      var session = session(onReplace: strategy)
+      let feed = FakeFeed([a, b, c])
+      _ = show(&session, feed, index: 0)
+      session.swipe(a, .right)
+      _ = show(&session, feed, index: 1)
+      session.swipe(b, .up)
+      _ = show(&session, feed, index: 2)
+      session.sourceReplaced(now: 50) { $0 == b.card.id }
+      let kept = session.window.tombstones.map(\.cardID)
+      #expect(kept == (strategy == .clearTombstones ? [] : [b.card.id]), "\(strategy)")
+    }
+  }
+
   @Test func undoWithNothingToUndoChangesNothing() {
     var session = session()
-    #expect(session.undo(now: 1) { _ in a } == nil)
+    #expect(session.undo(now: 1) { _ in a } == .nothing)
     #expect(session.takeWrites().isEmpty)
   }
 
@@ -153,7 +204,7 @@ import Testing
     _ = show(&session, feed, index: 0)
     session.swipe(a, .right)
     #expect(session.next(now: 50, feed: feed.take).item == .loading)  // b's row is being written
-    #expect(session.undo(now: 51) { _ in a } == ShownCard(prepared: a, position: 0))
+    #expect(session.undo(now: 51) { _ in a } == .restored(ShownCard(prepared: a, position: 0)))
     let writes = session.takeWrites()
     session.committed(writes[0].sequence, indices: [1])
     // Numbered, `b` joins the cards waiting to come back: unlisted until it is shown.

@@ -16,9 +16,10 @@ final class AppUnderTest {
   /// Starts the app on `deck` (JSON Lines) at `width` x `height`, with extra environment.
   /// After the app exits, the pane shows "exit=N" and the terminal's modes. `home` reuses the
   /// state of an earlier run (a restart); by default the home is new.
+  /// `arguments` go after the deck's; `input` is a file (a FIFO) for the app's standard input.
   init(
     deck: String, width: Int = 80, height: Int = 24, environment: [String: String] = [:],
-    home existing: URL? = nil
+    home existing: URL? = nil, arguments: [String] = [], input: String? = nil
   ) throws {
     let binary = try Self.binary()
     guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -38,7 +39,8 @@ final class AppUnderTest {
     // status goes on a line of its own with explicit carriage returns: after a SIGKILL the tty
     // is still raw (no CR on LF) and the cursor anywhere, and "exit=137" must not wrap.
     let command =
-      "env -u NO_COLOR -u DO_NOT_TRACK \(env) '\(binary)' --deck '\(deckFile.path)'; "
+      "env -u NO_COLOR -u DO_NOT_TRACK \(env) '\(binary)' --deck '\(deckFile.path)'"
+      + arguments.map { " '\($0)'" }.joined() + (input.map { " < '\($0)'" } ?? "") + "; "
       + "printf '\\r\\nexit=%s\\r\\n' $?; "
       + "stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo; "
       + "exec sleep 600"

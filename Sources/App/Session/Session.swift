@@ -116,15 +116,33 @@ public struct Session: Sendable {
     self.current = nil
   }
 
-  /// Undoes the newest swipe in the window: its card (found by `card`, nil when it left the
-  /// decks) comes back on screen; the card that was there, and a card whose row is being
+  /// What an undo did.
+  public enum UndoOutcome: Sendable, Hashable {
+    /// The card is back on screen.
+    case restored(ShownCard)
+    /// Nothing to undo.
+    case nothing
+    /// The newest swipe's card is gone from its source: the swipe is final now, the card on
+    /// screen stays, and the user is told why.
+    case gone(String)
+  }
+
+  /// Undoes the newest swipe in the window when its card still exists (`card`, nil when its
+  /// source removed it: then the swipe becomes final and the user is told); the card comes
+  /// back on screen; the card that was there, and a card whose row is being
   /// written, wait to come back after it, unlisted in the history meanwhile. Nil when nothing
   /// can be undone.
   public mutating func undo(
     now: Double, events: [AnalyticsEvent] = [], card: (String) -> PreparedCard?
-  ) -> ShownCard? {
+  ) -> UndoOutcome {
+    guard let newest = window.tombstones.last else { return .nothing }
+    guard let back = card(newest.cardID) else {
+      held += window.dropNewest()
+      flushHeld(now: now)
+      return .gone("That card was removed from its deck or source: it cannot come back.")
+    }
     let effects = window.undo()
-    guard case .restore(let tombstone) = effects.first else { return nil }
+    guard case .restore(let tombstone) = effects.first else { return .nothing }
     flushHeld(now: now)
     if let current { returned.append(current) }
     pushBackPending()
@@ -132,11 +150,38 @@ public struct Session: Sendable {
       StateChange(
         effects: effects, returning: queue(onScreen: nil), events: events + [Self.undoEvent(tombstone)],
         time: now))
-    let restored = card(tombstone.cardID).map {
-      ShownCard(prepared: $0, position: tombstone.historyIndex)
-    }
+    let restored = ShownCard(prepared: back, position: tombstone.historyIndex)
     current = restored
-    return restored
+    return .restored(restored)
+  }
+
+  /// Live sources removed these cards (issue 16): those waiting to come back leave the queue,
+  /// and the card taken from the feed but not yet shown is dropped (the feed deals another).
+  /// The card on screen stays until it is swiped.
+  public mutating func remove(ids: Set<String>) {
+    guard !ids.isEmpty else { return }
+    let waiting = returned
+    returned.removeAll { ids.contains($0.prepared.card.id) }
+    if let pending, ids.contains(pending.card.card.id) { self.pending = nil }
+    if returned != waiting { enqueue(StateChange(returning: queue(onScreen: nil), time: 0)) }
+  }
+
+  /// Live sources changed these cards: the copies waiting to come back, and the one taken
+  /// but not yet shown, take the new data (`prepared` lays a card out for the screen).
+  public mutating func update(_ cards: [Card], prepared: (Card) -> PreparedCard) {
+    let byID = Dictionary(cards.map { ($0.id, $0) }) { _, last in last }
+    for i in returned.indices {
+      if let card = byID[returned[i].prepared.card.id] { returned[i].prepared = prepared(card) }
+    }
+    if let id = pending?.card.card.id, let card = byID[id] { pending?.card = prepared(card) }
+    if let id = current?.prepared.card.id, let card = byID[id] { current?.prepared = prepared(card) }
+  }
+
+  /// A live source replaced its whole collection: the `on-replace` strategy decides which
+  /// swipes stay undoable (`UndoWindow.sourceReplaced`); those that do not become final.
+  public mutating func sourceReplaced(now: Double, stillThere: (String) -> Bool) {
+    held += window.sourceReplaced { stillThere($0.cardID) }
+    flushHeld(now: now)
   }
 
   /// The card taken from the feed, not yet shown, comes after every card brought back; once

@@ -18,6 +18,11 @@ public enum AppAction: Sendable, Hashable {
   case dealt(FeedItem, position: Int)
   /// The result of `.undo`: the card back on screen, or nil when there was nothing to undo.
   case undone(ShownCard?)
+  /// The result of `.undo` when the swipe's card is gone from its source: why it stays gone.
+  case undoRefused(String)
+  /// Live sources changed cards (issue 16): the card on screen redraws from its new data,
+  /// new types get their labels, and a source's news shows in the status line.
+  case liveChanged(LiveUpdate)
   /// The result of `.loadTypes`.
   case typesLoaded([TypeStatus])
   /// The result of `.loadHistory`: the newest entries (those `search` found, when given), and
@@ -33,6 +38,22 @@ public enum AppAction: Sendable, Hashable {
   case urlOpened(failure: String?)
   /// A pull from the server ended: whether it reached the server, and the notification to show.
   case serverChanged(ServerLine)
+}
+
+/// What live sources changed, as the screen needs it.
+public struct LiveUpdate: Sendable, Hashable {
+  /// Changed cards, laid out again: the one on screen is replaced (same id).
+  public var updated: [PreparedCard]
+  /// Every type's status now (new types and their labels).
+  public var statuses: [TypeStatus]
+  /// For the status line: a source ended or failed, a deck's bad line.
+  public var message: String?
+
+  public init(updated: [PreparedCard] = [], statuses: [TypeStatus] = [], message: String? = nil) {
+    self.updated = updated
+    self.statuses = statuses
+    self.message = message
+  }
 }
 
 /// What came of enabling or disabling a type.

@@ -68,6 +68,10 @@ public struct AppState: Sendable, Hashable {
     case .terminate: return [.quit]
     case .dealt(let item, let position): deal(item, position: position)
     case .undone(let card): undone(card)
+    case .undoRefused(let reason): message = reason
+    case .liveChanged(let update):
+      liveChanged(update)
+      return mode == .feed ? fetchIfIdle() : []
     case .typesLoaded(let statuses): learn(statuses)
     case .historyLoaded(let entries, let total, let search):
       mode = .history(HistoryBrowser(entries: entries, total: total, search: search))
@@ -99,6 +103,16 @@ public struct AppState: Sendable, Hashable {
     case .loading: feed = .loading
     case .unavailable(let reason): feed = .unavailable(reason)
     }
+  }
+
+  private mutating func liveChanged(_ update: LiveUpdate) {
+    learn(update.statuses)
+    if let message = update.message { self.message = message }
+    guard case .card(var shown) = feed,
+      let new = update.updated.last(where: { $0.card.id == shown.prepared.card.id })
+    else { return }
+    shown.prepared = fitted(new)
+    feed = .card(shown)
   }
 
   private mutating func undone(_ card: ShownCard?) {

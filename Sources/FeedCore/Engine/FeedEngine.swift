@@ -175,6 +175,21 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
       pools[type] = ScoredPool(count: 0)
       if isEnabled { enabled.insert(type) }
     }
+    // A type smaller than the queue has its few cards queued again and again (each a new
+    // round); the new card would wait behind all those repeats. They go back to the pool and
+    // the queue refills from the type's cards, the new one among them.
+    let queued = preparing.count { $0.type == type } + ready.count { $0.slot.type == type }
+    let repeats = queued > 0 && queued >= pools[type]!.liveCount
+    var effects: [FeedEffect] = []
+    if repeats {
+      for slot in preparing where slot.type == type {
+        effects.append(.cancel(slot))
+        pools[type]!.putBack(slot.ordinal)
+      }
+      for entry in ready where entry.slot.type == type { pools[type]!.putBack(entry.slot.ordinal) }
+      preparing.removeAll { $0.type == type }
+      ready.removeAll { $0.slot.type == type }
+    }
     let ordinal: Int
     if let free = freeOrdinals[type]?.popLast() {
       pools[type]!.revive(free)
@@ -182,7 +197,7 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     } else {
       ordinal = pools[type]!.append()
     }
-    return (ordinal, fill())
+    return (ordinal, effects + fill())
   }
 
   /// A source removed a card: it leaves both queues at once (its preparation is cancelled) and

@@ -60,6 +60,25 @@ public struct UndoWindow: Sendable, Hashable {
     return [.restore(newest)]
   }
 
+  /// The newest swipe's card is gone from its source (issue 16): the swipe cannot be taken back,
+  /// so it is final now (committed: its reaction reported) instead of restored.
+  public mutating func dropNewest() -> [UndoEffect] {
+    guard let newest = tombstones.popLast() else { return [] }
+    return [.commit(newest)]
+  }
+
+  /// A live source replaced its whole collection (issue 16). A source cannot be refused or
+  /// kept waiting for an answer: `clear-tombstones` makes every swipe final; the other
+  /// strategies keep the swipes whose cards the source still has (`stillThere`), as
+  /// `preserve-valid-tombstones` does, so nothing undoable is lost and no undo brings back a
+  /// card that is gone.
+  public mutating func sourceReplaced(stillThere: (Tombstone) -> Bool) -> [UndoEffect] {
+    switch configuration.onReplace {
+    case .clearTombstones: commitAll()
+    case .preserveValidTombstones, .blockIfTombstones, .askUser: commit { !stillThere($0) }
+    }
+  }
+
   /// The feed is about to throw its queues away; `enabledTypes` are the types enabled after.
   public mutating func replaceCollection(enabledTypes: Set<String>) -> [UndoEffect] {
     guard !tombstones.isEmpty else { return [.replace] }

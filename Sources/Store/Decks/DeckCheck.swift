@@ -17,6 +17,8 @@ public enum DeckCheck {
     public var report = Report()
     public var cards: [Card] = []
     public var types: [CardType] = []
+
+    public init() {}
   }
 
   /// Checks `paths` in order; a later card wins a duplicate id, as in `DeckIndex.sync`.

@@ -1,0 +1,82 @@
+import CommandSupport
+import Dispatch
+import FeedCore
+import FeedPipeline
+import Store
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Follows edits of the user's deck files while the app runs (issue 16): the decks folder's
+/// `*.jsonl` files and `--deck` files, watched with inotify (`DeckWatcher`).
+///
+/// A saved deck is read again whole on a queue of its own (never on the UI thread) and
+/// compared, by id, with what the feed has of it: the index's cards at launch, then the last
+/// read. Its new cards join the feed, changed ones are prepared again, removed ones leave the
+/// queues and never come up; a new type appears in the settings. Each bad line is reported as
+/// `FILE:LINE: message` in the status line, and the rest of the deck applies. A deleted deck
+/// removes its cards. The index itself is synced at the next launch, as always.
+final class DeckEdits: Sendable {
+  private let feed: Feed
+  private let index: DeckIndex
+  private let queue = DispatchQueue(label: "ctfo.deck-edits")
+  /// Each deck's cards as the feed has them, by path (touched only on `queue`).
+  private let decks = Mutex<[String: LiveCollection]>([:])
+  /// Each deck's problems as last reported: a save that changes nothing says nothing again.
+  private let reported = Mutex<[String: [DeckProblem]]>([:])
+  /// The watcher, once started (kept for the run).
+  private let watcher = Mutex<DeckWatcher?>(nil)
+
+  init(feed: Feed, index: DeckIndex) {
+    self.feed = feed
+    self.index = index
+  }
+
+  /// Watches `files` and the `*.jsonl` of `folders`; false when inotify is not available (the
+  /// app then follows no edits).
+  @discardableResult
+  func watch(files: [String], folders: [String]) -> Bool {
+    let made = DeckWatcher(files: files, folders: folders) { [weak self] in
+      guard let self else { return }
+      queue.async { self.readChanged() }
+    }
+    watcher.withLock { $0 = made }
+    return made != nil
+  }
+
+  private func readChanged() {
+    let paths = watcher.withLock { $0 }?.takeChanged() ?? []
+    for path in paths { reread(path) }
+  }
+
+  /// Reads the deck at `path` again and applies what changed to the feed.
+  func reread(_ path: String) {
+    let index = index
+    var deck: LiveCollection
+    if let known = decks.withLock({ $0[path] }) {
+      deck = known
+    } else {
+      deck = LiveCollection()
+      deck.apply(.initial((try? index.cards(inDeck: path)) ?? []))
+    }
+    let contents: DeckCheck.Contents
+    if access(path, F_OK) != 0 {
+      contents = DeckCheck.Contents()  // Deleted: all its cards go.
+    } else {
+      contents = DeckCheck.read([path])
+    }
+    var change = deck.apply(.replaced(contents.cards))
+    // An edit is the difference it makes, not a replacement of everything the feed holds.
+    change.replaced = false
+    decks.withLock { $0[path] = deck }
+    if !change.isEmpty || !contents.types.isEmpty {
+      feed.apply(change, types: contents.types) { try? index.key(of: $0) }
+    }
+    let problems = contents.report.problems
+    let told = reported.withLock { $0.updateValue(problems, forKey: path) }
+    guard told != problems else { return }
+    for problem in problems { feed.report(problem.description) }
+  }
+}
