@@ -13,6 +13,9 @@ Prints one line per figure:
                         slide-out's frames included)
   idle CPU              utime + stime ticks from /proc/PID/stat over --idle seconds (target 0)
 
+--stream RATE pipes RATE card updates a second into `ctfo --deck -` and prints key-to-frame
+during the stream, the app's CPU, its memory before and after, and the rate reached.
+
 Uses CTFO_HOME from the environment when set, otherwise a temporary directory. Python 3
 standard library only.
 """
@@ -54,7 +57,48 @@ def parse_arguments():
                         " --template-home), for the key-to-frame latency while the launch's"
                         " background work (a pull) runs")
     parser.add_argument("--template-home", help="a CTFO_HOME copied afresh for each launch")
+    parser.add_argument("--stream", type=int, default=0,
+                        help="card updates a second piped into `ctfo --deck -` while swiping (a"
+                        " pool of --stream-cards ids sent again and again with new bodies);"
+                        " prints the rate reached and the app's memory before and after")
+    parser.add_argument("--stream-cards", type=int, default=2000)
     return parser.parse_args()
+
+
+# Writes `rate` JSON Lines cards a second to stdout, in 100 batches a second, cycling over
+# `cards` ids with a new body each time: the first pass adds them, the others update them.
+STREAM = r"""
+import os, signal, sys, time
+signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+rate, cards = int(sys.argv[1]), int(sys.argv[2])
+batch = max(1, rate // 100)
+n = 0
+start = time.perf_counter()
+try:
+    while True:
+        lines = []
+        for _ in range(batch):
+            i = n % cards
+            lines.append('{"id":"live-%d","type":"stream","title":"Live %d",'
+                          '"body":"Update %d of a streamed card, with a few words more."}\n'
+                          % (i, i, n))
+            n += 1
+        os.write(1, "".join(lines).encode())
+        ahead = start + n / rate - time.perf_counter()
+        if ahead > 0:
+            time.sleep(ahead)
+except (BrokenPipeError, KeyboardInterrupt):
+    pass
+sys.stderr.write("%d %f\n" % (n, time.perf_counter() - start))
+"""
+
+
+def rss_kb(pid):
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
 
 
 def card_titles(deck):
@@ -83,11 +127,13 @@ def bundled_titles(binary):
 class Terminal:
     """A child process on the master side of a pseudo-terminal, with its output as plain text."""
 
-    def __init__(self, argv, env, columns=80, lines=24):
+    def __init__(self, argv, env, columns=80, lines=24, stdin=None):
         self.started = time.perf_counter()
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+            if stdin is not None:
+                os.dup2(stdin, 0)  # cards from the pipe; the keys come from /dev/tty
             os.execve(argv[0], argv, env)
         self.text = b""
 
@@ -192,6 +238,43 @@ def early_swipes(args, argv, env, markers):
     print(summary("early swipe key-to-frame", frames))
 
 
+def stream(args, argv, env, markers):
+    """Key-to-frame of swipes while a pipe brings --stream card updates a second."""
+    import subprocess
+    read_end, write_end = os.pipe()
+    feeder = subprocess.Popen([sys.executable, "-c", STREAM, str(args.stream),
+                               str(args.stream_cards)], stdout=write_end,
+                              stderr=subprocess.PIPE)
+    os.close(write_end)
+    app = Terminal(argv + ["--deck", "-"], env, stdin=read_end)
+    os.close(read_end)
+    try:
+        app.wait_for(markers)
+        app.quiet(args.settle)
+        app.idle_ticks(1.0)  # a second of the stream before measuring
+        before = rss_kb(app.pid)
+        started = time.perf_counter()
+        ticks = app.cpu_ticks()
+        swipes = [app.swipe(args.gap, args.gap) for _ in range(args.swipes)]
+        print(summary("swipe key-to-frame during the stream", [frame for _, frame, _ in swipes]))
+        app.idle_ticks(max(0.0, 10.0 - (time.perf_counter() - started)))
+        seconds = time.perf_counter() - started
+        after = rss_kb(app.pid)
+        print("app CPU during the stream: %.0f%% of a core over %.1f s"
+              % (100.0 * (app.cpu_ticks() - ticks) / os.sysconf("SC_CLK_TCK") / seconds, seconds))
+        print("memory (RSS): %d KB after a second of the stream, %d KB %.1f s later (%+d KB)"
+              % (before, after, seconds, after - before))
+    finally:
+        feeder.terminate()
+        written = feeder.communicate()[1].split()
+        status = app.quit()
+    if len(written) == 2:
+        print("the stream: %d updates in %.1f s, %.0f a second"
+              % (int(written[0]), float(written[1]), int(written[0]) / float(written[1])))
+    print("quit: %s" % ("exit %d" % os.WEXITSTATUS(status) if os.WIFEXITED(status)
+                        else "signal %d" % os.WTERMSIG(status)))
+
+
 def main():
     args = parse_arguments()
     binary = os.path.abspath(args.binary)
@@ -205,6 +288,9 @@ def main():
     env = dict(os.environ, CTFO_HOME=home, TERM="xterm-256color", LANG="C.UTF-8")
     env.pop("NO_COLOR", None)
     argv = [binary] + (["--deck", os.path.abspath(args.deck)] if args.deck else [])
+    if args.stream:
+        stream(args, argv, env, markers)
+        return
     if args.early_swipes:
         if not args.template_home:
             sys.exit("pty_bench: --early-swipes needs --template-home")

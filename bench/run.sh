@@ -75,6 +75,9 @@ echo "(goals, issue 15: swipe latency unchanged, 0 idle ticks while events wait)
 cp -r "$CTFO_HOME" "$work/pty-offline"
 echo 'server = "http://127.0.0.1:1"' >"$work/pty-offline/config.toml"
 CTFO_HOME=$work/pty-offline python3 bench/pty_bench.py "$ctfo" --launches 5 | sed 's/^/offline: /'
+echo "the same while a pipe brings 10,000 card updates a second (issue 16: ctfo --deck -;"
+echo "goals: swipe key-to-frame p99 unchanged, memory flat)"
+python3 bench/pty_bench.py "$ctfo" --stream 10000 --swipes 300 | sed 's/^/stream: /'
 
 echo "== server: ctfo-server on loopback with a 10,000-card deck"
 swift build -c release --product ctfo-server >/dev/null 2>&1

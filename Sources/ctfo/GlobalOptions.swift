@@ -12,7 +12,9 @@ struct GlobalOptions: ParsableArguments {
 
   @Option(
     name: .long,
-    help: ArgumentHelp("Add a deck (JSON Lines); repeat for more.", valueName: "FILE"))
+    help: ArgumentHelp(
+      "Add a deck (JSON Lines); repeat for more. '-' (the app only) reads cards from standard input as they arrive.",
+      valueName: "FILE"))
   var deck: [String] = []
 
   @Option(name: .long, help: "Seed every random choice: the same seed deals the same feed.")

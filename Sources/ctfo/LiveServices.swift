@@ -130,11 +130,14 @@ final class LiveServices: AppServices {
     let news = feed.takeNews()
     guard !news.isEmpty else { return nil }
     session.remove(ids: news.removed)
-    let laidOut = news.updated.map {
+    // Only the cards the session holds are laid out: a stream's updates mostly change cards
+    // that are not on screen, and those are prepared when dealt.
+    let held = news.updated.filter { session.holds($0.id) }
+    let laidOut = held.map {
       Preparation.laidOut(Preparation.sanitized($0), for: area, mark: mark)
     }
     let byID = Dictionary(laidOut.map { ($0.card.id, $0) }) { _, last in last }
-    session.update(news.updated) { byID[$0.id]! }
+    session.update(held) { byID[$0.id]! }
     if news.replaced {
       session.sourceReplaced(now: now) { prepared(id: $0) != nil }
     }

@@ -166,6 +166,13 @@ public struct Session: Sendable {
     if returned != waiting { enqueue(StateChange(returning: queue(onScreen: nil), time: 0)) }
   }
 
+  /// Whether the card is on screen, waiting to come back, or taken and not yet shown: the
+  /// cards a live change must reach.
+  public func holds(_ id: String) -> Bool {
+    current?.prepared.card.id == id || pending?.card.card.id == id
+      || returned.contains { $0.prepared.card.id == id }
+  }
+
   /// Live sources changed these cards: the copies waiting to come back, and the one taken
   /// but not yet shown, take the new data (`prepared` lays a card out for the screen).
   public mutating func update(_ cards: [Card], prepared: (Card) -> PreparedCard) {
