@@ -62,7 +62,8 @@ import Testing
     // The shell opens the FIFO for the app's standard input: wait for that reader.
     var writer: Int32 = -1
     try await Poll.until("the app reading the FIFO", seconds: 10) {
-      writer = open(fifo.path, O_WRONLY | O_NONBLOCK)
+      // O_CLOEXEC: a process another test starts meanwhile must not hold the FIFO open.
+      writer = open(fifo.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
       return writer >= 0
     }
     defer { if writer >= 0 { close(writer) } }
