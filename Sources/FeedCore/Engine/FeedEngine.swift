@@ -30,6 +30,8 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   private var nextSlotID: UInt64 = 0
   /// Ordinals of removed cards, by type, for the next cards added (see `ScoredPool.revive`).
   private var freeOrdinals: [String: [Int]] = [:]
+  /// The pool cycle each queued slot was dealt in (pruned to the queued slots as it grows).
+  private var dealtIn: [UInt64: Int] = [:]
 
   public init(
     types: [(name: String, cards: Int)], enabled: Set<String>, lookahead: Int = 5, seed: UInt64
@@ -94,7 +96,8 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   private func nextReadyIndex(inDealOrder: Bool) -> Int? {
     guard inDealOrder else { return ready.isEmpty ? nil : ready.startIndex }
     var oldest: Int?
-    var oldestID = preparing.first?.id ?? .max
+    // `update` gives a slot a new id in place: the oldest is the smallest id, not the first.
+    var oldestID = preparing.lazy.map(\.id).min() ?? .max
     for i in ready.indices where ready[i].slot.id < oldestID {
       oldest = i
       oldestID = ready[i].slot.id
@@ -177,16 +180,16 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     }
     // A type smaller than the queue has its few cards queued again and again (each a new
     // round); the new card would wait behind all those repeats. They go back to the pool and
-    // the queue refills from the type's cards, the new one among them.
+    // the type's places in the queue are dealt again from its cards, the new one among them.
     let queued = preparing.count { $0.type == type } + ready.count { $0.slot.type == type }
     let repeats = queued > 0 && queued >= pools[type]!.liveCount
     var effects: [FeedEffect] = []
     if repeats {
       for slot in preparing where slot.type == type {
         effects.append(.cancel(slot))
-        pools[type]!.putBack(slot.ordinal)
+        throwBack(slot)
       }
-      for entry in ready where entry.slot.type == type { pools[type]!.putBack(entry.slot.ordinal) }
+      for entry in ready where entry.slot.type == type { throwBack(entry.slot) }
       preparing.removeAll { $0.type == type }
       ready.removeAll { $0.slot.type == type }
     }
@@ -197,6 +200,7 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     } else {
       ordinal = pools[type]!.append()
     }
+    if repeats { effects += redeal(type, places: queued) }
     return (ordinal, effects + fill())
   }
 
@@ -211,11 +215,16 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     for slot in preparing where slot.type == type && slot.ordinal == ordinal {
       effects.append(.cancel(slot))
     }
+    let places =
+      preparing.count { $0.type == type && $0.ordinal == ordinal }
+      + ready.count { $0.slot.type == type && $0.slot.ordinal == ordinal }
     preparing.removeAll { $0.type == type && $0.ordinal == ordinal }
     ready.removeAll { $0.slot.type == type && $0.slot.ordinal == ordinal }
     pools[type]!.remove(ordinal)
     freeOrdinals[type, default: []].append(ordinal)
-    return effects + fill()
+    // Its places in the queue go to cards of its own type, as a failed card's does: a small type
+    // whose cards are replaced often keeps its share.
+    return effects + redeal(type, places: places)
   }
 
   /// A source changed a card: if it is queued, its preparation starts again from the new data
@@ -226,12 +235,14 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     for i in preparing.indices where preparing[i].type == type && preparing[i].ordinal == ordinal {
       effects.append(.cancel(preparing[i]))
       nextSlotID += 1
+      dealtIn[nextSlotID] = dealtIn[preparing[i].id]
       preparing[i] = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
       effects.append(.prepare(preparing[i]))
     }
     for entry in ready where entry.slot.type == type && entry.slot.ordinal == ordinal {
       nextSlotID += 1
       let slot = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
+      dealtIn[slot.id] = dealtIn[entry.slot.id]
       preparing.append(slot)
       effects.append(.prepare(slot))
     }
@@ -246,9 +257,9 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     var effects: [FeedEffect] = []
     for slot in preparing {
       effects.append(.cancel(slot))
-      pools[slot.type]!.putBack(slot.ordinal)
+      throwBack(slot)
     }
-    for entry in ready { pools[entry.slot.type]!.putBack(entry.slot.ordinal) }
+    for entry in ready { throwBack(entry.slot) }
     preparing = []
     ready = []
     rounds.reset()
@@ -267,7 +278,35 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     nextSlotID += 1
     let slot = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
     preparing.append(slot)
+    remember(slot)
     return slot
+  }
+
+  /// Records the pool cycle `slot` was dealt in; forgets the slots that left the queues once
+  /// the record outgrows them, so it stays the size of the queues.
+  private mutating func remember(_ slot: FeedSlot) {
+    dealtIn[slot.id] = pools[slot.type]!.cycle
+    guard dealtIn.count > 4 * lookahead + 16 else { return }
+    let queued = Set(preparing.map(\.id) + ready.map(\.slot.id))
+    dealtIn = dealtIn.filter { queued.contains($0.key) }
+  }
+
+  /// Returns a queued card that leaves unshown to its pool, unless it was dealt in an earlier
+  /// cycle of the pool (a tiny type queued again in a new round): in this cycle it may already
+  /// have been shown, and putting it back would let it come again before the type's others.
+  private mutating func throwBack(_ slot: FeedSlot) {
+    if dealtIn[slot.id] == pools[slot.type]!.cycle { pools[slot.type]!.putBack(slot.ordinal) }
+  }
+
+  /// Deals up to `places` cards of `type` (the places its cards left in the queue), then fills
+  /// the rest as usual.
+  private mutating func redeal(_ type: String, places: Int) -> [FeedEffect] {
+    var effects: [FeedEffect] = []
+    for _ in 0..<places {
+      guard preparing.count + ready.count < lookahead, let slot = newSlot(of: type) else { break }
+      effects.append(.prepare(slot))
+    }
+    return effects + fill()
   }
 
   /// The cards of `type` in preparation or ready.

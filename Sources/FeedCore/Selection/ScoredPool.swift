@@ -58,6 +58,9 @@ public struct ScoredPool: Sendable {
   private(set) var removed: Set<Int32> = []
   /// The random score of the last unscored card promoted; the next one is below it.
   private var randomCeiling = 1.0
+  /// How many times the pool started over: a card promoted in an earlier cycle and never shown
+  /// must not be put back into this one, where it may already have been shown.
+  public private(set) var cycle = 0
 
   public init(count: Int) {
     self.count = count
@@ -207,6 +210,7 @@ public struct ScoredPool: Sendable {
   /// process), and the order of removals shapes the shuffle, so `ctfo next --seed` would
   /// otherwise deal differently after a pool starts over.
   private mutating func startOver() {
+    cycle += 1
     unscored = LazyShuffle(count: count)
     heap = Heap()
     unseenScored = [:]
