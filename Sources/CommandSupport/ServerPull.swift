@@ -41,7 +41,8 @@ public struct ServerPull: Sendable {
     case failed(String)
   }
 
-  public func run(deadline: ContinuousClock.Instant) -> Outcome {
+  /// `keepOrdinals`: for the running app (`ServerStore.apply(keepOrdinals:)`).
+  public func run(deadline: ContinuousClock.Instant, keepOrdinals: Bool = false) -> Outcome {
     let now = APIClient.systemMilliseconds()
     do {
       var session = try store.session(for: endpoint.description)
@@ -53,7 +54,8 @@ public struct ServerPull: Sendable {
           try store.recordPull(at: now, problem: nil)
           return .unchanged
         case .changed(let pull):
-          return .applied(try store.apply(pull, session: session, at: now))
+          return .applied(
+            try store.apply(pull, session: session, at: now, keepOrdinals: keepOrdinals))
         }
       } catch {
         if session.token != before.token { try? store.save(session) }

@@ -57,6 +57,11 @@ public final class Feed: Sendable {
   let onReady: @Sendable () -> Void
   private let layout: @Sendable (Card, TextArea) -> PreparedCard
   let state: Mutex<State>
+  /// Each type's card count in `source` at launch: the ordinals below are the source's own, and
+  /// a card the source numbers higher (added since) is a live card of the feed's.
+  let baseCounts: [String: Int]
+  /// Fetches the body of a live card sent without it (the server's), like `source` does.
+  let fetchBody: (@Sendable (String) async throws -> String)?
   /// Held while a live change applies: changes from several sources apply one at a time.
   let applying = Mutex<Void>(())
   /// The text area for new layouts; apart from `state` so that a preparation reads it without
@@ -78,9 +83,12 @@ public final class Feed: Sendable {
     source: any CardSource, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5,
     seed: UInt64, area: TextArea, inDealOrder: Bool = false,
     onReady: @escaping @Sendable () -> Void = {},
-    layout: @escaping @Sendable (Card, TextArea) -> PreparedCard = { Preparation.laidOut($0, for: $1) }
+    layout: @escaping @Sendable (Card, TextArea) -> PreparedCard = { Preparation.laidOut($0, for: $1) },
+    fetchBody: (@Sendable (String) async throws -> String)? = nil
   ) {
     self.source = source
+    self.fetchBody = fetchBody
+    baseCounts = Dictionary(catalog.map { ($0.type.name, $0.cards) }) { a, _ in a }
     self.layout = layout
     self.inDealOrder = inDealOrder
     self.onReady = onReady
@@ -157,9 +165,18 @@ public final class Feed: Sendable {
     }
   }
 
-  /// Applies server scores to unseen cards: before `start()`, the scores the store holds.
+  /// Applies server scores to unseen cards: before `start()`, the scores the store holds. A
+  /// score for a card the source numbered after launch goes to the live card of its id.
   public func updateScores(_ scores: [PoolScore]) {
-    state.withLock { $0.engine.updateScores(scores) }
+    state.withLock { s in
+      for score in scores {
+        if score.ordinal < baseCounts[score.type] ?? 0 {
+          s.engine.updateScore(type: score.type, ordinal: score.ordinal, to: score.score)
+        } else if let id = score.id, let key = s.live.keys[id] {
+          s.engine.updateScore(type: key.type, ordinal: key.ordinal, to: score.score)
+        }
+      }
+    }
   }
 
   /// Applies a server score to an unseen card (kept only if newer; ignored once seen).
@@ -244,7 +261,11 @@ public final class Feed: Sendable {
   private func fetch(_ slot: FeedSlot) async throws -> Card {
     let key = CardKey(type: slot.type, ordinal: slot.ordinal)
     let live = state.withLock { $0.live.cards[key] }
-    if let live { return live }
+    if var live {
+      if live.body.isEmpty, let fetchBody { live.body = try await fetchBody(live.id) }
+      guard !live.body.isEmpty else { throw MissingBody(id: live.id) }
+      return live
+    }
     let task = state.withLock { s in
       if s.fetches[key] != nil {
         s.fetches[key]!.users += 1
@@ -289,9 +310,15 @@ public final class Feed: Sendable {
   }
 
   /// Outside the lock: starts and cancels preparations, resumes waiters, tells the app.
-  func finish(_ handoffs: [Handoff], _ effects: [FeedEffect]) {
+  /// `wake: false` leaves `onReady` to the preparations started (each calls it as it ends).
+  func finish(_ handoffs: [Handoff], _ effects: [FeedEffect], wake: Bool = true) {
     perform(effects)
     for handoff in handoffs { handoff.waiter.resume(returning: handoff.item) }
-    onReady()
+    if wake { onReady() }
   }
+}
+
+/// A live card sent without its body, with no way to fetch it: skipped.
+public struct MissingBody: Error, Hashable {
+  public var id: String
 }

@@ -61,13 +61,15 @@ enum Interactive {
     let area = Geometry.textArea(width: size.width, height: size.height)
     let mark = launch.mark
     let pull = ServerPull(configuration: launch.configuration, database: launch.database)
+    // The running app's pulls leave holes in the ordinals (`ServerLink`); they close now.
+    if pull != nil { try? ServerStore(database: launch.database).compactIfNeeded() }
     let outbox = Outbox(database: launch.database)
     let recording = launch.state.analytics.map { (outbox, $0) }
     // Set once the sinks run: the link records its pulls' events before they do.
     let runner = Mutex<AnalyticsRunner?>(nil)
     let link = pull.map {
       ServerLink(
-        pull: $0, store: ServerStore(database: launch.database),
+        pull: $0, store: ServerStore(database: launch.database), index: launch.index,
         interval: launch.configuration.pullInterval, wake: wake, analytics: recording,
         recorded: { runner.withLock { $0 }?.poke() })
     }

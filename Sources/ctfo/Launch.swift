@@ -117,7 +117,7 @@ struct Launch {
       source: try source(catalog: catalog, fetchBody: fetchBody), catalog: catalog,
       enabled: enabled,
       lookahead: configuration.lookahead, seed: seed, area: area, onReady: onReady,
-      layout: { Preparation.laidOut($0, for: $1, mark: mark) })
+      layout: { Preparation.laidOut($0, for: $1, mark: mark) }, fetchBody: fetchBody)
     feed.updateScores(try scores(of: enabled))
     return feed
   }

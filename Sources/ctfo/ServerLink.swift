@@ -12,9 +12,10 @@ import Terminal
 /// `pull-interval` and when asked (`r`), one at a time; a pull asked for while one runs is
 /// folded into it. Each pull's end is kept for the UI thread and wakes it; swiping never waits.
 ///
-/// A pull's scores reach the running feed at once. Cards it adds or removes reach the feed at
-/// the next launch (live sources, issue 16); a removed card is gone from the index, so the
-/// feed skips it if its turn comes.
+/// A pull is a live source (issue 16): its new and changed cards and its removals reach the
+/// running feed at once, and so do its scores. The app's pulls keep every indexed card at its
+/// ordinal (`ServerStore.apply(keepOrdinals:)`), so the feed built at launch stays right; the
+/// holes they leave close at the next launch.
 final class ServerLink: Sendable {
   private let pull: ServerPull
   private let store: ServerStore
@@ -38,8 +39,11 @@ final class ServerLink: Sendable {
   /// How long a pull may take.
   static let deadline = Duration.seconds(10)
 
+  /// The deck index the feed was built from (where a changed card was at launch).
+  private let index: DeckIndex
+
   init(
-    pull: ServerPull, store: ServerStore, interval: Int, wake: WakePipe,
+    pull: ServerPull, store: ServerStore, index: DeckIndex, interval: Int, wake: WakePipe,
     analytics: (outbox: Outbox, context: Outbox.Context)? = nil,
     recorded: @escaping @Sendable () -> Void = {}
   ) {
@@ -47,6 +51,7 @@ final class ServerLink: Sendable {
     self.recorded = recorded
     self.pull = pull
     self.store = store
+    self.index = index
     self.wake = wake
     timer = DispatchSource.makeTimerSource(queue: .global())
     timer.schedule(
@@ -123,10 +128,17 @@ final class ServerLink: Sendable {
   }
 
   private func run() {
-    let outcome = pull.run(deadline: .now + Self.deadline)
+    let outcome = pull.run(deadline: .now + Self.deadline, keepOrdinals: true)
     // Asked for while this pull ran (`r`, the timer): folded into it, not run again after.
     state.withLock { $0.queued = false }
-    if case .applied = outcome, let feed = feed.withLock({ $0 }) {
+    if case .applied(let applied) = outcome, let feed = feed.withLock({ $0 }) {
+      let removed = applied.removedKeys
+      let index = index
+      feed.apply(
+        LiveCollection.Change(
+          added: applied.changed,
+          removed: removed.map { Card(id: $0.key, type: $0.value.type, body: "") })
+      ) { removed[$0] ?? (try? index.key(of: $0)) }
       let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
       if let scores = try? store.scores(of: enabled) { feed.updateScores(scores) }
     }

@@ -31,6 +31,46 @@ import Testing
     try await app.tmux.waitFor("the notice to go") { !$0.contains { $0.contains("Welcome") } }
   }
 
+  /// Issue 16: a pull is a live source. The launch pull's cards show in the same run (the app
+  /// starts with no card at all), a later pull's new card comes up and its removed one never
+  /// does again.
+  @Test func aPullsCardsReachTheRunningAppAndItsRemovedCardsLeaveIt() async throws {
+    var server = try ServerProcess(deck: Self.serverDeck)
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    try configure(home, server: server.url)
+    let app = try AppUnderTest(deck: TestDeck.make(facts: 0, words: 0), home: home)
+    defer { app.stop() }
+    let news = #"News \d\d"#
+    func settled(after previous: AppUnderTest.ShownCard?) async throws -> AppUnderTest.ShownCard {
+      let screen = try await app.tmux.waitFor("a card after \(previous?.title ?? "none")") {
+        $0.contains { $0.contains("→ TFU") }
+          && AppUnderTest.shownCard($0, title: news).map { $0 != previous } ?? false
+      }
+      return AppUnderTest.shownCard(screen, title: news)!
+    }
+    var card = try await settled(after: nil)
+    // The server drops News 01 and adds News 03; `r` pulls.
+    #expect(server.stop() == 0)
+    server = try ServerProcess(
+      deck: Self.serverDeck.replacingOccurrences(
+        of: #"{"id":"n1","type":"news","title":"News 01","body":"From the server."}"#,
+        with: #"{"id":"n3","type":"news","title":"News 03","body":"New on the server."}"#),
+      data: server.data, port: server.port)
+    defer { #expect(server.stop() == 0, "SIGTERM ends the server gracefully") }
+    try app.tmux.send("r")
+    // News 03 comes up once the pull applied; from then on News 01 never does.
+    var after: [String] = []
+    for _ in 0..<30 {
+      try app.tmux.send("Right")
+      card = try await settled(after: card)
+      if card.title == "News 03" || !after.isEmpty { after.append(card.title) }
+      if after.count >= 8 { break }
+    }
+    #expect(after.first == "News 03", "News 03 never came up")
+    #expect(!after.contains("News 01"), "\(after)")
+  }
+
   @Test func withTheServerDownTheAppSwipesFromItsCacheAndSaysOffline() async throws {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)

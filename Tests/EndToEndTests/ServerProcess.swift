@@ -13,9 +13,11 @@ final class ServerProcess {
       ?? (CommandLine.binary as NSString).deletingLastPathComponent + "/ctfo-server"
   }
 
-  /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`).
-  init(deck: String, options: [String] = []) throws {
-    data = NSTemporaryDirectory() + "ctfo-server-" + UUID().uuidString
+  /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`);
+  /// `data` and `port` restart a stopped server on its store and its port with a new deck.
+  init(deck: String, options: [String] = [], data: String? = nil, port: Int? = nil) throws {
+    self.data = data ?? NSTemporaryDirectory() + "ctfo-server-" + UUID().uuidString
+    let data = self.data
     try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
     let deckPath = data + "/deck.jsonl"
     try deck.write(toFile: deckPath, atomically: true, encoding: .utf8)
@@ -24,7 +26,8 @@ final class ServerProcess {
         description: "no ctfo-server at \(Self.binary): run 'make build' or set CTFO_SERVER_BINARY")
     }
     process.executableURL = URL(fileURLWithPath: Self.binary)
-    process.arguments = ["--port", "0", "--data", data, "--deck", deckPath] + options
+    process.arguments =
+      ["--port", "\(port ?? 0)", "--data", data, "--deck", deckPath] + options
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

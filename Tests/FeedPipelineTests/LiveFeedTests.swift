@@ -187,6 +187,41 @@ import Testing
     feed.stop()
   }
 
+  /// A pull numbers its new cards after the source's (index ordinal 20 here): they are live
+  /// cards of the feed, never taken for the source's card of that ordinal; their scores reach
+  /// them by id, and a body sent later is fetched when they are prepared.
+  @Test func aCardTheSourceNumberedAfterLaunchIsALiveCardScoredAndFetchedByID() async throws {
+    let source = CountingSource(counts: ["a": 20])
+    let bodies = Mutex<[String]>([])
+    let feed = Feed(
+      // Off at first, so that nothing is dealt before the score arrives.
+      source: source, catalog: [TypeCount(type: CardType(name: "a"), cards: 20)],
+      enabled: [], lookahead: 1, seed: 7, area: area,
+      fetchBody: { id in
+        bodies.withLock { $0.append(id) }
+        return "Fetched body of \(id)."
+      })
+    feed.apply(
+      LiveCollection.Change(added: [Card(id: "p1", type: "a", body: "")]),
+      base: { $0 == "p1" ? CardKey(type: "a", ordinal: 20) : nil })
+    #expect(feed.statuses.first?.cards == 21, "a new card, not a change of the source's")
+    // The best score puts p1 first, whatever the seed.
+    feed.updateScores([
+      PoolScore(
+        type: "a", ordinal: 20, score: ScoredPool.Score(value: 1e9, timestamp: 1), id: "p1")
+    ])
+    feed.setEnabled(["a"])
+    feed.start()
+    guard case .card(let shown) = try await next(feed) else {
+      Issue.record("no card")
+      return
+    }
+    #expect(shown.card.id == "p1")
+    #expect(shown.card.body == "Fetched body of p1.")
+    #expect(bodies.withLock { $0 } == ["p1"])
+    feed.stop()
+  }
+
   @Test func aFailingSourceIsReportedOnceAndTheFeedGoesOn() async throws {
     struct Broken: Error, CustomStringConvertible { var description: String { "broken pipe" } }
     let feed = feed(

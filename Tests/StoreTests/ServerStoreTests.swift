@@ -77,6 +77,48 @@ struct ServerStoreTests {
     #expect(try ids(home, type: "news") == ["n9"])
   }
 
+  /// Issue 16: the running app's pulls move no indexed card (the feed built at launch numbers
+  /// them so), say what changed and where removed cards were, and leave holes that
+  /// `compactIfNeeded` closes at the next launch.
+  @Test func aPullThatKeepsOrdinalsMovesNoCardAndSaysWhatChanged() throws {
+    let home = try TestHome()
+    try apply(home, pull(key: "k1", full: true, cards: [card("n1"), card("n2"), card("n3")]))
+    let before = try ["n1", "n2", "n3"].map { try home.index.key(of: $0) }
+    let store = ServerStore(database: home.database)
+    var session = try store.session(for: server)
+    session.cacheKeys["hot"] = "k2"
+    let applied = try store.apply(
+      pull(
+        key: "k2",
+        cards: [
+          card("n3"),  // sent again as stored: not a change
+          Wire.Card(id: "n2", type: "news", body: "New body."), card("n4"),
+        ],
+        removed: ["n1"]),
+      session: session, at: 1000, keepOrdinals: true)
+    #expect(applied.changed.map(\.id) == ["n2", "n4"])
+    #expect(applied.changed.first?.body == "New body.")
+    #expect(applied.removedKeys == ["n1": before[0]!])
+    // n2 and n3 kept their ordinals; n1's is a hole; n4 took a new one past them.
+    #expect(try home.index.key(of: "n2") == before[1])
+    #expect(try home.index.key(of: "n3") == before[2])
+    #expect(try home.index.key(of: "n4")?.ordinal == 3)
+    #expect(try home.index.catalog().first { $0.type.name == "news" }?.cards == 4)
+    try store.compactIfNeeded()
+    #expect(try ids(home, type: "news") == ["n2", "n3", "n4"])
+    #expect(try home.index.catalog().first { $0.type.name == "news" }?.cards == 3)
+  }
+
+  @Test func aCardSentWithoutItsBodyIsListedWithAnEmptyOne() throws {
+    let home = try TestHome()
+    let store = ServerStore(database: home.database)
+    let session = try store.session(for: server)
+    let applied = try store.apply(
+      pull(key: "k1", full: true, cards: [Wire.Card(id: "n1", type: "news", body: nil)]),
+      session: session, at: 1000, keepOrdinals: true)
+    #expect(applied.changed.map(\.body) == [""])
+  }
+
   /// A pull larger than a transaction's chunk (`ServerStore.applyChunk`) ends as one
   /// transaction would: a full pull keeps exactly its cards (a card that changed type moves),
   /// ordinals stay dense, and the cache key is the new one.

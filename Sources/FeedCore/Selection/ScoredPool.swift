@@ -232,10 +232,14 @@ public struct PoolScore: Sendable, Hashable {
   public var type: String
   public var ordinal: Int
   public var score: ScoredPool.Score
+  /// The card's id: a card the running feed holds under another ordinal (a live source's,
+  /// issue 16) is found by it.
+  public var id: String?
 
-  public init(type: String, ordinal: Int, score: ScoredPool.Score) {
+  public init(type: String, ordinal: Int, score: ScoredPool.Score, id: String? = nil) {
     self.type = type
     self.ordinal = ordinal
     self.score = score
+    self.id = id
   }
 }

@@ -33,11 +33,14 @@ public struct LiveNews: Sendable, Equatable {
   public var replaced = false
   /// A source ended or failed; once each, for the status line.
   public var messages: [String] = []
+  /// A type joined the catalog or a source gave type labels: the settings and the card's
+  /// header show them.
+  public var typesChanged = false
 
   public init() {}
 
   public var isEmpty: Bool {
-    updated.isEmpty && removed.isEmpty && !replaced && messages.isEmpty
+    updated.isEmpty && removed.isEmpty && !replaced && messages.isEmpty && !typesChanged
   }
 }
 
@@ -52,6 +55,9 @@ public enum LiveLookup: Sendable, Equatable {
 }
 
 extension Feed {
+  /// Cards a live change applies per hold of the feed's lock.
+  static let applyBatch = 256
+
   /// Applies one change of a live source (issue 16; `LiveCollection` computes it from the
   /// source's updates).
   ///
@@ -74,25 +80,41 @@ extension Feed {
       let changed = change.updated.map(\.id) + change.added.map(\.id)
       let unknown = state.withLock { s in changed.filter { s.live.keys[$0] == nil } }
       var baseKeys: [String: CardKey] = [:]
+      // A card the source numbered after launch is not one of the feed's own (its ordinal
+      // may be a live card's).
       for id in Set(unknown + change.removed.map(\.id)) {
-        if let key = base(id) { baseKeys[id] = key }
+        if let key = base(id), key.ordinal < baseCounts[key.type] ?? 0 { baseKeys[id] = key }
       }
-      let (handoffs, effects) = state.withLock { s in
-        var effects: [FeedEffect] = []
-        for type in types { s.metadata[type.name] = type }
-        for card in change.removed {
-          effects += remove(card.id, &s, base: baseKeys)
+      // A few hundred cards per hold of the lock: a pull of 10,000 never keeps the UI thread's
+      // next card waiting for the whole of it.
+      let removals = change.removed.map { ($0, true) }
+      let upserts = (change.updated + change.added).map { ($0, false) }
+      let steps = removals + upserts
+      var start = 0
+      repeat {
+        let batch = steps[start..<min(start + Self.applyBatch, steps.count)]
+        let last = start + Self.applyBatch >= steps.count
+        let (handoffs, effects) = state.withLock { s in
+          var effects: [FeedEffect] = []
+          if start == 0, !types.isEmpty {
+            for type in types { s.metadata[type.name] = type }
+            s.news.typesChanged = true
+          }
+          for (card, removal) in batch {
+            effects += removal ? remove(card.id, &s, base: baseKeys) : upsert(card, &s, base: baseKeys)
+          }
+          if last, change.replaced {
+            effects += s.engine.replaceAll()
+            s.news.replaced = true
+          }
+          return handOffToWaiters(&s, effects: effects)
         }
-        for card in change.updated + change.added {
-          effects += upsert(card, &s, base: baseKeys)
-        }
-        if change.replaced {
-          effects += s.engine.replaceAll()
-          s.news.replaced = true
-        }
-        return handOffToWaiters(&s, effects: effects)
-      }
-      finish(handoffs, effects)
+        // The app is woken once, at the end, and only for news (a removal, a change, a new
+        // type): a card that becomes ready wakes it when its preparation ends.
+        finish(handoffs, effects, wake: false)
+        start += Self.applyBatch
+      } while start < steps.count
+      if !state.withLock({ $0.news.isEmpty }) { onReady() }
     }
   }
 
@@ -150,6 +172,7 @@ extension Feed {
     // The same id under another type: the old card leaves its type's pool.
     if known != nil { effects += remove(card.id, &s, base: base) }
     let isOn = !s.disabled.contains(card.type)
+    if !s.engine.types.contains(card.type) { s.news.typesChanged = true }
     let (ordinal, more) = s.engine.add(type: card.type, enabled: isOn)
     let key = CardKey(type: card.type, ordinal: ordinal)
     s.live.keys[card.id] = key

@@ -88,6 +88,15 @@ struct OrdinalBook: Sendable {
     }
   }
 
+  /// Each type's span of ordinals (the highest plus one, holes included): the catalog while
+  /// holes wait for `compact` (`ServerStore.apply(keepOrdinals:)`).
+  static func spans(_ db: Connection) throws -> [String: Int] {
+    let rows = try db.rows(
+      "SELECT type, MAX(ordinal) + 1 FROM cards WHERE ordinal IS NOT NULL GROUP BY type"
+    ) { ($0.text(0) ?? "", Int($0.integer(1))) }
+    return Dictionary(uniqueKeysWithValues: rows)
+  }
+
   /// Moves the cards with the highest ordinals into the holes; returns each type's count.
   static func compact(_ db: Connection) throws -> [String: Int] {
     let rows = try db.rows("SELECT type, COUNT(ordinal), MAX(ordinal) FROM cards GROUP BY type") {

@@ -1,5 +1,6 @@
 import CardText
 import FeedCore
+import FeedPipeline
 import SQL
 import ServerAPI
 
@@ -103,6 +104,11 @@ public struct ServerStore: Sendable {
     public var scores = 0
     /// Cards left out: a bad id or type name, an empty body.
     public var refused: [String] = []
+    /// With `keepOrdinals`: the cards the pull added or changed (a body-less one with an empty
+    /// body; a card sent again as it was stored is not listed), for the running feed.
+    public var changed: [Card] = []
+    /// With `keepOrdinals`: the cards the pull removed, with the place each had in the index.
+    public var removedKeys: [String: CardKey] = [:]
   }
 
   /// How many cards one transaction of a pull upserts: the writer's commits (a card on screen
@@ -120,47 +126,118 @@ public struct ServerStore: Sendable {
   /// index (`cards_by_deck`, every card of the server) for each card, which made a pull of
   /// 10,000 cards take 9 s; by id (`cards_by_id`) it is one probe.
   @discardableResult
-  public func apply(_ pull: Wire.Pull, session: ServerSession, at time: Int64) throws -> Applied {
+  ///
+  /// `keepOrdinals` is for the running app (issue 16): no card of the index moves to another
+  /// ordinal (removed cards leave holes, duplicate ids wait), so the feed built from the index
+  /// at launch stays right, and `Applied` says what changed for it; `compactIfNeeded` closes
+  /// the holes at the next launch.
+  public func apply(
+    _ pull: Wire.Pull, session: ServerSession, at time: Int64, keepOrdinals: Bool = false
+  ) throws -> Applied {
     var applied = Applied()
     let accepted = try accepted(pull, &applied)
     applied.cards = accepted.count
+    var removedKeys: [String: CardKey] = [:]
     if pull.full {
       let held = Set(accepted.map(\.id))
       let stale = try storedIDs().filter { !held.contains($0) }
       for chunk in stale.chunks(of: Self.applyChunk) {
-        try database.writeWithoutWaitingForTheDisk { db in
+        let keys = try database.writeWithoutWaitingForTheDisk { db in
           let deck = try Self.serverDeck(db)
-          let remove = try db.statement("DELETE FROM cards WHERE +deck = ? AND id = ?")
-          for id in chunk { try remove.run([.integer(deck), .text(id)]) }
+          return try Self.remove(Array(chunk), deck: deck, keeping: keepOrdinals, db).keys
         }
+        removedKeys.merge(keys) { _, new in new }
       }
     }
     for chunk in accepted.chunks(of: Self.applyChunk) {
-      try database.writeWithoutWaitingForTheDisk { db in
+      let (keys, changed) = try database.writeWithoutWaitingForTheDisk { db in
         let deck = try Self.serverDeck(db)
         var book = try OrdinalBook(db)
-        for card in chunk { try Self.upsert(card, deck: deck, book: &book, db) }
+        var moved: [String: CardKey] = [:]
+        var changed: [Card] = []
+        for card in chunk {
+          switch try Self.upsert(card, deck: deck, book: &book, db) {
+          case .same: continue
+          case .changed: break
+          case .added(let leaving): if let leaving { moved[card.id] = leaving }
+          }
+          if keepOrdinals { changed.append(card.indexedCard) }
+        }
+        return (moved, changed)
+      }
+      if keepOrdinals {
+        removedKeys.merge(keys) { _, new in new }
+        applied.changed += changed
       }
     }
-    return try database.write { db in
+    var result = try database.write { db in
       let deck = try Self.serverDeck(db)
       try Self.mergeTypes(pull.types, full: pull.full, deck: deck, db)
-      let remove = try db.statement("DELETE FROM cards WHERE +deck = ? AND id = ?")
-      for id in pull.removed {
-        try remove.run([.integer(deck), .text(id)])
-        applied.removed += db.changes
-      }
+      let (keys, count) = try Self.remove(pull.removed, deck: deck, keeping: keepOrdinals, db)
+      removedKeys.merge(keys) { _, new in new }
+      applied.removed += count
       for score in pull.scores where try Self.keep(score, db) { applied.scores += 1 }
       try Self.adoptPendingScores(db)
-      var book = try OrdinalBook(db)
-      _ = try book.settleDuplicates(db, reporting: [])
-      try OrdinalBook.writeCatalog(db, counts: try OrdinalBook.compact(db))
+      if keepOrdinals {
+        try OrdinalBook.writeCatalog(db, counts: try OrdinalBook.spans(db))
+      } else {
+        var book = try OrdinalBook(db)
+        _ = try book.settleDuplicates(db, reporting: [])
+        try OrdinalBook.writeCatalog(db, counts: try OrdinalBook.compact(db))
+      }
       if let user = pull.user { try Self.replaceUser(user, db) }
       try Self.write(session, db)
       try db.run(
         "UPDATE server_session SET last_pull_at = ?, last_problem = NULL WHERE id = 1",
         [.integer(time)])
       return applied
+    }
+    if keepOrdinals { result.removedKeys = removedKeys }
+    return result
+  }
+
+  /// Deletes the server's cards of `ids`; with `keeping`, reads first where each was.
+  /// (`SQLiteError` is the statement's own typed error, rethrown as any error here.)
+  private static func remove(
+    _ ids: [String], deck: Int64, keeping: Bool, _ db: Connection
+  ) throws -> (keys: [String: CardKey], count: Int) {
+    var keys: [String: CardKey] = [:]
+    var count = 0
+    let find = try db.statement(
+      "SELECT type, ordinal FROM cards WHERE +deck = ? AND id = ? AND ordinal IS NOT NULL")
+    let remove = try db.statement("DELETE FROM cards WHERE +deck = ? AND id = ?")
+    for id in ids {
+      if keeping {
+        let key = try find.rows([.integer(deck), .text(id)]) {
+          CardKey(type: $0.text(0) ?? "", ordinal: Int($0.integer(1)))
+        }.first
+        keys[id] = key
+      }
+      try remove.run([.integer(deck), .text(id)])
+      count += db.changes
+    }
+    return (keys, count)
+  }
+
+  /// Closes the holes pulls made while an app ran (`apply(keepOrdinals:)`): the ordinals of the
+  /// server's types dense again, the catalog rewritten. Cheap when there are none: one indexed
+  /// count per type of the server's cards.
+  public func compactIfNeeded() throws {
+    let holes = try database.read { db in
+      try db.rows(
+        """
+        SELECT COUNT(*) FROM (SELECT type, COUNT(ordinal) AS n, MAX(ordinal) AS top FROM cards
+        WHERE type IN (SELECT DISTINCT type FROM cards WHERE deck =
+          (SELECT id FROM decks WHERE path = ?)) AND ordinal IS NOT NULL GROUP BY type)
+        WHERE n != top + 1
+        """, [.text(Self.deckPath)]
+      ) { $0.integer(0) }.first ?? 0
+    }
+    guard holes > 0 else { return }
+    try database.write { db in
+      var book = try OrdinalBook(db)
+      _ = try book.settleDuplicates(db, reporting: [])
+      try OrdinalBook.writeCatalog(db, counts: try OrdinalBook.compact(db))
     }
   }
 
@@ -250,12 +327,23 @@ public struct ServerStore: Sendable {
     return DeckName.problem(of: checked)
   }
 
+  /// What storing a pulled card did.
+  private enum Upserted {
+    /// The card was stored as it is.
+    case same
+    case changed
+    /// New, or of a new type: `leaving` is where it was under its old type.
+    case added(leaving: CardKey?)
+  }
+
+  /// Stores `card`.
   private static func upsert(
     _ card: Wire.Card, deck: Int64, book: inout OrdinalBook, _ db: Connection
-  ) throws {
+  ) throws -> Upserted {
     let held = try db.rows(
-      "SELECT seq, type FROM cards WHERE +deck = ? AND id = ?", [.integer(deck), .text(card.id)]
-    ) { ($0.integer(0), $0.text(1) ?? "") }.first
+      "SELECT seq, type, ordinal FROM cards WHERE +deck = ? AND id = ?",
+      [.integer(deck), .text(card.id)]
+    ) { row in (row.integer(0), row.text(1) ?? "", row.optionalInteger(2)) }.first
     let fields: [SQLiteValue] = [
       .text(card.title), .text(card.needsBody ? "" : card.body), .text(card.source),
       .text(card.url), .text(card.reveal), .integer(card.needsBody ? 1 : 0),
@@ -264,8 +352,11 @@ public struct ServerStore: Sendable {
     if let held, held.1 == card.type {
       try db.run(
         "UPDATE cards SET title = ?, body = ?, source = ?, url = ?, reveal = ?, "
-          + "body_missing = ?, published_at = ? WHERE seq = ?", fields + [.integer(held.0)])
-      return
+          + "body_missing = ?, published_at = ? WHERE seq = ? AND (title IS NOT ? OR "
+          + "body IS NOT ? OR source IS NOT ? OR url IS NOT ? OR reveal IS NOT ? OR "
+          + "body_missing IS NOT ? OR published_at IS NOT ?)",
+        fields + [.integer(held.0)] + fields)
+      return db.changes > 0 ? .changed : .same
     }
     if let held { try db.run("DELETE FROM cards WHERE seq = ?", [.integer(held.0)]) }
     try db.run(
@@ -275,6 +366,8 @@ public struct ServerStore: Sendable {
         .text(card.id), .integer(deck), .text(card.type),
         .integer(book.allocate(card.type)),
       ] + fields)
+    return .added(
+      leaving: held.flatMap { held in held.2.map { CardKey(type: held.1, ordinal: Int($0)) } })
   }
 
   /// Stores the body of a card a pull sent without it.
@@ -342,13 +435,13 @@ public struct ServerStore: Sendable {
   public func scores(of types: Set<String>) throws -> [PoolScore] {
     try database.read { db in
       try db.rows(
-        "SELECT type, ordinal, score, scored_at FROM cards WHERE score IS NOT NULL "
+        "SELECT type, ordinal, score, scored_at, id FROM cards WHERE score IS NOT NULL "
           + "AND ordinal IS NOT NULL AND NOT EXISTS "
           + "(SELECT 1 FROM history WHERE history.card_id = cards.id)"
       ) { row in
         PoolScore(
           type: row.text(0) ?? "", ordinal: Int(row.integer(1)),
-          score: ScoredPool.Score(value: row.real(2), timestamp: row.real(3)))
+          score: ScoredPool.Score(value: row.real(2), timestamp: row.real(3)), id: row.text(4))
       }.filter { types.contains($0.type) }
     }
   }
@@ -442,5 +535,14 @@ extension Array {
   /// The array cut into slices of at most `size` elements, in order.
   fileprivate func chunks(of size: Int) -> [ArraySlice<Element>] {
     stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+  }
+}
+
+extension Wire.Card {
+  /// The card as the index keeps it: a body-less one with an empty body, fetched when shown.
+  var indexedCard: Card {
+    Card(
+      id: id, type: type, title: title, body: needsBody ? "" : (body ?? ""), source: source,
+      url: url, reveal: reveal)
   }
 }
