@@ -175,6 +175,35 @@ import Testing
     #expect(state == showing)
   }
 
+  /// Issue 16: the swipe's card is gone from its source; the card on screen stays.
+  @Test func anUndoRefusedSaysWhyAndKeepsTheCardOnScreen() {
+    var state = showing
+    #expect(state.reduce(.undoRefused("That card was removed.")) == [])
+    #expect(state.message == "That card was removed.")
+    #expect(state.feed == showing.feed)
+  }
+
+  /// Issue 16: a live change to the card on screen redraws it from its new data (laid out for
+  /// the screen again); a change to another card, or a source's message, leaves it as it is.
+  @Test func aLiveChangeRedrawsTheCardOnScreenAndNoOther() {
+    var state = showing
+    var edited = Fixtures.asciiCard
+    edited.body = "An edited body."
+    let changed = Fixtures.prepared(edited, width: 80, height: 24)
+    #expect(state.reduce(.liveChanged(LiveUpdate(updated: [next]))) == [])
+    #expect(state.feed == showing.feed)
+    #expect(state.reduce(.liveChanged(LiveUpdate(updated: [changed], message: "stdin: all 3 cards read"))) == [])
+    #expect(state.feed == .card(ShownCard(prepared: changed, position: 7)))
+    #expect(state.message == "stdin: all 3 cards read")
+  }
+
+  /// Issue 16: cards that arrive while the placeholder shows are taken at once.
+  @Test func aLiveChangeWhileNothingShowsTakesACard() {
+    var state = AppState(width: 80, height: 24)
+    _ = state.reduce(.dealt(.unavailable("Nothing to show"), position: 0))
+    #expect(state.reduce(.liveChanged(LiveUpdate(statuses: Fixtures.statuses()))) == [.takeNext])
+  }
+
   @Test func undoBringsTheCardBack() {
     var state = showing
     _ = state.reduce(.key(.left))
