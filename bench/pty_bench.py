@@ -62,6 +62,8 @@ def parse_arguments():
                         " pool of --stream-cards ids sent again and again with new bodies);"
                         " prints the rate reached and the app's memory before and after")
     parser.add_argument("--stream-cards", type=int, default=2000)
+    parser.add_argument("--stream-seconds", type=float, default=10.0,
+                        help="how long the stream runs after the first second")
     return parser.parse_args()
 
 
@@ -257,7 +259,7 @@ def stream(args, argv, env, markers):
         ticks = app.cpu_ticks()
         swipes = [app.swipe(args.gap, args.gap) for _ in range(args.swipes)]
         print(summary("swipe key-to-frame during the stream", [frame for _, frame, _ in swipes]))
-        app.idle_ticks(max(0.0, 10.0 - (time.perf_counter() - started)))
+        app.idle_ticks(max(0.0, args.stream_seconds - (time.perf_counter() - started)))
         seconds = time.perf_counter() - started
         after = rss_kb(app.pid)
         print("app CPU during the stream: %.0f%% of a core over %.1f s"
