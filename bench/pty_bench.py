@@ -73,6 +73,10 @@ STREAM = r"""
 import os, signal, sys, time
 signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
 rate, cards = int(sys.argv[1]), int(sys.argv[2])
+if rate == 0:  # the same pipe, kept open and quiet: the baseline
+    signal.sigwait([signal.SIGTERM])
+    sys.stderr.write("0 1\n")
+    sys.exit(0)
 batch = max(1, rate // 100)
 n = 0
 start = time.perf_counter()
@@ -241,10 +245,16 @@ def early_swipes(args, argv, env, markers):
 
 
 def stream(args, argv, env, markers):
-    """Key-to-frame of swipes while a pipe brings --stream card updates a second."""
+    """Key-to-frame of swipes while a pipe brings --stream card updates a second, after the
+    same swipes with the pipe open and quiet (the baseline, measured the same way)."""
+    for rate in (0, args.stream):
+        stream_once(args, argv, env, markers, rate)
+
+
+def stream_once(args, argv, env, markers, rate):
     import subprocess
     read_end, write_end = os.pipe()
-    feeder = subprocess.Popen([sys.executable, "-c", STREAM, str(args.stream),
+    feeder = subprocess.Popen([sys.executable, "-c", STREAM, str(rate),
                                str(args.stream_cards)], stdout=write_end,
                               stderr=subprocess.PIPE)
     os.close(write_end)
@@ -258,19 +268,20 @@ def stream(args, argv, env, markers):
         started = time.perf_counter()
         ticks = app.cpu_ticks()
         swipes = [app.swipe(args.gap, args.gap) for _ in range(args.swipes)]
-        print(summary("swipe key-to-frame during the stream", [frame for _, frame, _ in swipes]))
+        name = "during the stream" if rate else "with the pipe quiet"
+        print(summary("swipe key-to-frame " + name, [frame for _, frame, _ in swipes]))
         app.idle_ticks(max(0.0, args.stream_seconds - (time.perf_counter() - started)))
         seconds = time.perf_counter() - started
         after = rss_kb(app.pid)
-        print("app CPU during the stream: %.0f%% of a core over %.1f s"
+        print("app CPU: %.0f%% of a core over %.1f s"
               % (100.0 * (app.cpu_ticks() - ticks) / os.sysconf("SC_CLK_TCK") / seconds, seconds))
-        print("memory (RSS): %d KB after a second of the stream, %d KB %.1f s later (%+d KB)"
+        print("memory (RSS): %d KB after the first second, %d KB %.1f s later (%+d KB)"
               % (before, after, seconds, after - before))
     finally:
         feeder.terminate()
         written = feeder.communicate()[1].split()
         status = app.quit()
-    if len(written) == 2:
+    if len(written) == 2 and rate:
         print("the stream: %d updates in %.1f s, %.0f a second"
               % (int(written[0]), float(written[1]), int(written[0]) / float(written[1])))
     print("quit: %s" % ("exit %d" % os.WEXITSTATUS(status) if os.WIFEXITED(status)
