@@ -1,4 +1,5 @@
 import SQL
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -10,8 +11,10 @@ import SQL
 /// tombstones, and the reaction outbox.
 ///
 /// WAL mode with `synchronous = FULL`, so a committed transaction survives a power cut. It
-/// has two connections, each behind a mutex: the writer, and a reader (opened on first use)
-/// so that a read on the UI thread never waits behind a write transaction. A read made inside
+/// has three connections, each behind a mutex: the writer, a reader for the thread that
+/// reserved it (`reserveReader`, the app's UI thread) and one for every other thread (both
+/// opened on first use), so that a read on the UI thread never waits behind a write
+/// transaction nor a background read (an analytics batch). A read made inside
 /// `transaction { }` runs on the writer, in that transaction. Opening runs the pending
 /// migrations and builds any missing card index. Release it before the process exits (not a
 /// global of `main.swift`): its close leaves a short run's few WAL frames in place and
@@ -27,6 +30,12 @@ public final class StateDatabase: Sendable {
   public let path: String
   private let writer: Lane
   private let reader: Lane
+  /// The reads of every thread but the one that reserved `reader` (the app's UI thread): the
+  /// analytics sinks' batches, a pull's look-ups. Apart, so that a key never waits behind them.
+  private let backgroundReader: Lane
+  /// The thread whose reads have `reader` to themselves (0: none reserved; then every thread
+  /// shares it, as a command's one thread does).
+  private let readerThread = Atomic<UInt>(0)
   /// Whether reads go to the writer: one connection, for a command on one thread.
   private let readsOnWriter: Bool
 
@@ -52,11 +61,13 @@ public final class StateDatabase: Sendable {
     try Migrations.ensureCardIndexes(connection)
     writer = Lane(connection) { try Connection(path: path, role: .writer) }
     reader = Lane(nil) { try Connection(path: path, role: .reader) }
+    backgroundReader = Lane(nil) { try Connection(path: path, role: .reader) }
   }
 
   deinit {
     // The writer closes last, so that its close decides on the checkpoint (see `WALFrames`).
     reader.close()
+    backgroundReader.close()
     writer.close()
   }
 
@@ -94,10 +105,19 @@ public final class StateDatabase: Sendable {
     }
   }
 
-  /// Runs `body` on the reader, or on the writer within the caller's transaction.
+  /// Runs `body` on the reader (the main thread's; another thread's is a connection of its
+  /// own), or on the writer within the caller's transaction.
   func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
     if readsOnWriter || writer.isHeldByCurrentThread { return try writer.run(body) }
-    return try reader.run(body)
+    let reserved = readerThread.load(ordering: .relaxed)
+    let own = reserved == 0 || reserved == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    return try (own ? reader : backgroundReader).run(body)
+  }
+
+  /// Gives the calling thread's reads the reader to themselves (the app's UI thread, at
+  /// launch): every other thread's reads then share a connection of their own.
+  public func reserveReader() {
+    readerThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
   }
 
   /// Runs `body` on the writer, outside a transaction: the reads of a caller that writes next

@@ -53,6 +53,8 @@ enum Interactive {
   }
 
   private static func run(_ launch: Launch, session: TerminalSession) throws {
+    // This (main) thread's reads, one on every key, never wait behind a background read.
+    launch.database.reserveReader()
     let wake = WakePipe()
     let reports = WriterReports(wake: wake)
     let writer = StateWriter(
