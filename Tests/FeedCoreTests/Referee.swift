@@ -23,6 +23,10 @@ struct Referee {
   private var step = 0
   /// type -> the cards dealt in its current round (the model of the pool).
   private var round: [String: Set<Int>] = [:]
+  /// type -> how many rounds it started; slot -> the round it was dealt in. A card thrown back
+  /// unshown returns to its type's round only if it was dealt in it.
+  private var rounds: [String: Int] = [:]
+  private var dealtInRound: [UInt64: Int] = [:]
   private var failedCards: [String: Set<Int>] = [:]
   private var maxIDBeforeRestart: UInt64?
 
@@ -85,7 +89,10 @@ struct Referee {
     if restarts { maxIDBeforeRestart = (before.map(\.id).max() ?? 0) }
     let effects = engine.setEnabled(types)
     let after = Set(queued.map(\.id))
-    for slot in before where !after.contains(slot.id) { round[slot.type]?.remove(slot.ordinal) }
+    for slot in before
+    where !after.contains(slot.id) && dealtInRound[slot.id] == rounds[slot.type, default: 0] {
+      round[slot.type]?.remove(slot.ordinal)
+    }
     settle(effects)
     if restarts, let old = maxIDBeforeRestart, queued.contains(where: { $0.id <= old }) {
       record("a type turned back on left cards of the old queue in it")
@@ -132,7 +139,11 @@ struct Referee {
     deals.append(slot)
     let (type, card, size) = (slot.type, slot.ordinal, sizes[slot.type]!)
     let failed = failedCards[type, default: []]
-    if covered(type, failed) == size { round[type] = [] }
+    if covered(type, failed) == size {
+      round[type] = []
+      rounds[type, default: 0] += 1
+    }
+    dealtInRound[slot.id] = rounds[type, default: 0]
     if !engine.enabled.contains(type) { record("dealt \(type)-\(card) of a disabled type") }
     if failed.contains(card) { record("dealt \(type)-\(card), which failed") }
     if round[type, default: []].contains(card) { record("dealt \(type)-\(card) twice in a round") }

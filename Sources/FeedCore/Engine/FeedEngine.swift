@@ -127,17 +127,7 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   public mutating func setEnabled(_ types: Set<String>) -> [FeedEffect] {
     let added = !types.subtracting(enabled).isEmpty
     enabled = types
-    let leaving: (String) -> Bool = added ? { _ in true } : { !types.contains($0) }
-    var effects: [FeedEffect] = []
-    for slot in preparing where leaving(slot.type) {
-      effects.append(.cancel(slot))
-      pools[slot.type]!.putBack(slot.ordinal)
-    }
-    preparing.removeAll { leaving($0.type) }
-    for entry in ready where leaving(entry.slot.type) {
-      pools[entry.slot.type]!.putBack(entry.slot.ordinal)
-    }
-    ready.removeAll { leaving($0.slot.type) }
+    let effects = throwBackQueued { added || !types.contains($0.type) }
     if added { rounds.reset() }
     return effects + fill()
   }
@@ -183,16 +173,7 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     // the type's places in the queue are dealt again from its cards, the new one among them.
     let queued = preparing.count { $0.type == type } + ready.count { $0.slot.type == type }
     let repeats = queued > 0 && queued >= pools[type]!.liveCount
-    var effects: [FeedEffect] = []
-    if repeats {
-      for slot in preparing where slot.type == type {
-        effects.append(.cancel(slot))
-        throwBack(slot)
-      }
-      for entry in ready where entry.slot.type == type { throwBack(entry.slot) }
-      preparing.removeAll { $0.type == type }
-      ready.removeAll { $0.slot.type == type }
-    }
+    var effects = repeats ? throwBackQueued { $0.type == type } : []
     let ordinal: Int
     if let free = freeOrdinals[type]?.popLast() {
       pools[type]!.revive(free)
@@ -254,14 +235,7 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   /// both queues are thrown away and the rounds start over, so the balance of types stays
   /// equal (feed-logic.md, "Card Settings"); unshown cards return to their pools.
   public mutating func replaceAll() -> [FeedEffect] {
-    var effects: [FeedEffect] = []
-    for slot in preparing {
-      effects.append(.cancel(slot))
-      throwBack(slot)
-    }
-    for entry in ready { throwBack(entry.slot) }
-    preparing = []
-    ready = []
+    let effects = throwBackQueued { _ in true }
     rounds.reset()
     return effects + fill()
   }
@@ -291,11 +265,19 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     dealtIn = dealtIn.filter { queued.contains($0.key) }
   }
 
-  /// Returns a queued card that leaves unshown to its pool, unless it was dealt in an earlier
-  /// cycle of the pool (a tiny type queued again in a new round): in this cycle it may already
-  /// have been shown, and putting it back would let it come again before the type's others.
-  private mutating func throwBack(_ slot: FeedSlot) {
-    if dealtIn[slot.id] == pools[slot.type]!.cycle { pools[slot.type]!.putBack(slot.ordinal) }
+  /// Takes the queued slots that `leaves` out of both queues (cancelling the preparations) and
+  /// returns their cards to their pools unshown, unless a card was dealt in an earlier cycle of
+  /// its pool (a tiny type queued again in a new round): in this cycle it may already have been
+  /// shown, and putting it back would let it come again before the type's others.
+  private mutating func throwBackQueued(where leaves: (FeedSlot) -> Bool) -> [FeedEffect] {
+    let cancelled = preparing.filter(leaves)
+    for slot in cancelled + ready.map(\.slot).filter(leaves)
+    where dealtIn[slot.id] == pools[slot.type]!.cycle {
+      pools[slot.type]!.putBack(slot.ordinal)
+    }
+    preparing.removeAll(where: leaves)
+    ready.removeAll { leaves($0.slot) }
+    return cancelled.map(FeedEffect.cancel)
   }
 
   /// Deals up to `places` cards of `type` (the places its cards left in the queue), then fills
