@@ -132,7 +132,7 @@ final class LiveServices: AppServices {
     session.remove(ids: news.removed)
     // Only the cards the session holds are laid out: a stream's updates mostly change cards
     // that are not on screen, and those are prepared when dealt.
-    let held = news.updated.filter { session.holds($0.id) }
+    let held = news.updated.values.filter { session.holds($0.id) }
     let laidOut = held.map {
       Preparation.laidOut(Preparation.sanitized($0), for: area, mark: mark)
     }

@@ -121,7 +121,7 @@ import Testing
     }
     #expect(shown.card.body == "new words")
     #expect(shown.layout.lines.contains { $0.contains("new words") })
-    #expect(feed.takeNews().updated.map(\.body) == ["new words"])
+    #expect(feed.takeNews().updated.values.map(\.body) == ["new words"])
     feed.stop()
   }
 

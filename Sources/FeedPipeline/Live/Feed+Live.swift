@@ -25,8 +25,8 @@ struct LiveCards {
 
 /// What live changes did since the app last looked (`Feed.takeNews`).
 public struct LiveNews: Sendable, Equatable {
-  /// Cards changed: the one on screen is drawn again from its new data.
-  public var updated: [Card] = []
+  /// Cards changed, by id (each one's latest data): the one on screen is drawn again from it.
+  public var updated: [String: Card] = [:]
   /// Cards removed: one waiting to come back (after an undo) leaves that queue too.
   public var removed: Set<String> = []
   /// A source replaced its whole collection: the app applies its `on-replace` strategy.
@@ -143,16 +143,13 @@ extension Feed {
   private func remove(
     _ id: String, _ s: inout State, base: [String: CardKey]
   ) -> [FeedEffect] {
-    if let key = s.live.keys.removeValue(forKey: id) {
-      s.live.cards[key] = nil
-      if base[id] != nil { s.live.goneFromBase.insert(id) }
-      s.news.removed.insert(id)
-      s.news.updated.removeAll { $0.id == id }
-      return s.engine.remove(type: key.type, ordinal: key.ordinal)
-    }
-    guard let key = base[id], !s.live.goneFromBase.contains(id) else { return [] }
-    s.live.goneFromBase.insert(id)
+    // A live card (maybe a changed card of the feed's own source), else one of its own.
+    let live = s.live.keys.removeValue(forKey: id)
+    guard let key = live ?? (s.live.goneFromBase.contains(id) ? nil : base[id]) else { return [] }
+    if live != nil { s.live.cards[key] = nil }
+    if base[id] != nil { s.live.goneFromBase.insert(id) }
     s.news.removed.insert(id)
+    s.news.updated[id] = nil
     return s.engine.remove(type: key.type, ordinal: key.ordinal)
   }
 
@@ -164,8 +161,7 @@ extension Feed {
     if let key = known, key.type == card.type {
       s.live.keys[card.id] = key
       s.live.cards[key] = card
-      s.news.updated.removeAll { $0.id == card.id }
-      s.news.updated.append(card)
+      s.news.updated[card.id] = card
       return s.engine.update(type: key.type, ordinal: key.ordinal)
     }
     var effects: [FeedEffect] = []
