@@ -22,10 +22,15 @@ final class DeckEdits: Sendable {
   private let feed: Feed
   private let index: DeckIndex
   private let queue = DispatchQueue(label: "ctfo.deck-edits")
-  /// Each deck's cards as the feed has them, by path (touched only on `queue`).
-  private let decks = Mutex<[String: LiveCollection]>([:])
-  /// Each deck's problems as last reported: a save that changes nothing says nothing again.
-  private let reported = Mutex<[String: [DeckProblem]]>([:])
+  /// What the feed has of a deck: its cards, and its problems as last reported (a save that
+  /// changes nothing says nothing again).
+  private struct Deck {
+    var cards = LiveCollection()
+    var problems: [DeckProblem] = []
+  }
+
+  /// Each deck followed so far, by path (touched only on `queue`).
+  private let decks = Mutex<[String: Deck]>([:])
   /// The watcher, once started (kept for the run).
   private let watcher = Mutex<DeckWatcher?>(nil)
 
@@ -54,12 +59,12 @@ final class DeckEdits: Sendable {
   /// Reads the deck at `path` again and applies what changed to the feed.
   func reread(_ path: String) {
     let index = index
-    var deck: LiveCollection
+    var deck: Deck
     if let known = decks.withLock({ $0[path] }) {
       deck = known
     } else {
-      deck = LiveCollection()
-      deck.apply(.initial((try? index.cards(inDeck: path)) ?? []))
+      deck = Deck()
+      deck.cards.apply(.initial((try? index.cards(inDeck: path)) ?? []))
     }
     let contents: DeckCheck.Contents
     if access(path, F_OK) != 0 {
@@ -67,16 +72,16 @@ final class DeckEdits: Sendable {
     } else {
       contents = DeckCheck.read([path])
     }
-    var change = deck.apply(.replaced(contents.cards))
+    var change = deck.cards.apply(.replaced(contents.cards))
     // An edit is the difference it makes, not a replacement of everything the feed holds.
     change.replaced = false
-    decks.withLock { $0[path] = deck }
+    let told = deck.problems
+    deck.problems = contents.report.problems
+    decks.withLock { [deck] in $0[path] = deck }
     if !change.isEmpty || !contents.types.isEmpty {
       feed.apply(change, types: contents.types) { try? index.key(of: $0) }
     }
-    let problems = contents.report.problems
-    let told = reported.withLock { $0.updateValue(problems, forKey: path) }
-    guard told != problems else { return }
-    for problem in problems { feed.report(problem.description) }
+    guard told != deck.problems else { return }
+    for problem in deck.problems { feed.report(problem.description) }
   }
 }

@@ -104,15 +104,15 @@ enum Interactive {
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       returning: try launch.state.returning(), problems: launch.problems.map(\.description),
-      area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics,
-      deckEdits: edits)
+      area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics)
     // What earlier runs left in the outbox goes now.
     analytics.poke()
-    // Kept for the run: its thread wakes the loop when the state folder changes.
+    // Kept for the run, as the deck edits are: its thread wakes the loop when the state folder
+    // changes.
     let database = launch.paths.stateDatabase
     let folder = database.lastIndex(of: "/").map { String(database[..<$0]) } ?? "."
     let watcher = StateWatcher(folder: folder.isEmpty ? "/" : folder, wake: wake)
-    defer { withExtendedLifetime(watcher) {} }
+    defer { withExtendedLifetime((watcher, edits)) {} }
     InteractiveApp(
       session: session, wakeFD: wake.fd, services: services, mark: mark, keys: launch.keys
     ).run()

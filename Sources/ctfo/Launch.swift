@@ -50,14 +50,14 @@ struct Launch {
     state = StateStore(database: database, analytics: sinks.isEmpty ? nil : AnalyticsSinks.context)
     // `--deck -` is standard input, a live source of the app (`Interactive`), not a file.
     let files = options.deck.filter { $0 != Self.standardInput }
-    if files.count < options.deck.count, !interactive {
+    readsStandardInput = files.count < options.deck.count
+    if readsStandardInput, !interactive {
       throw CLIError(
         "--deck - (cards from standard input) is for the app; give this command a deck file",
         exitCode: 64)
     }
     let decks = syncDecks ? paths.decks(extra: files) : []
     flaggedDecks = Array(decks.suffix(files.count))
-    readsStandardInput = files.count < options.deck.count
     // A deck asked for by name must be there; the folders' decks are what they are.
     for path in decks.suffix(files.count) where access(path, R_OK) != 0 {
       throw CLIError("cannot read the deck \(path): \(Errors.text(errno))", exitCode: 66)

@@ -34,16 +34,12 @@ final class LiveServices: AppServices {
   private var inHistory = false
   /// What the hint bar last showed of the server and the analytics.
   private var line = ServerLine()
-  /// Follows edits of the deck files (nil: not watched).
-  private let deckEdits: DeckEdits?
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
     window: UndoWindow, returning: [HistoryEntry], problems: [String], area: TextArea,
-    mark: TruncationMark, link: ServerLink?, analytics: AnalyticsRunner? = nil,
-    deckEdits: DeckEdits? = nil
+    mark: TruncationMark, link: ServerLink?, analytics: AnalyticsRunner? = nil
   ) {
-    self.deckEdits = deckEdits
     self.analytics = launch.state.analytics == nil ? nil : analytics
     self.mark = mark
     self.link = link
