@@ -105,8 +105,8 @@ public final class StateDatabase: Sendable {
     }
   }
 
-  /// Runs `body` on the reader (the main thread's; another thread's is a connection of its
-  /// own), or on the writer within the caller's transaction.
+  /// Runs `body` on the reader (the reserving thread's, see `reserveReader`; another thread's
+  /// is a connection of its own), or on the writer within the caller's transaction.
   func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
     if readsOnWriter || writer.isHeldByCurrentThread { return try writer.run(body) }
     let reserved = readerThread.load(ordering: .relaxed)
@@ -138,9 +138,8 @@ public final class StateDatabase: Sendable {
   func writeWithoutWaitingForTheDisk<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
     try writer.run { db in
       guard !db.isInTransaction else { return try body(db) }
-      let level = try db.rows("PRAGMA synchronous") { $0.integer(0) }.first ?? 2
       try db.execute("PRAGMA synchronous = NORMAL")
-      defer { try? db.execute("PRAGMA synchronous = \(level)") }
+      defer { try? db.execute("PRAGMA synchronous = FULL") }  // The writer's own, from `init`.
       return try db.transaction(immediate: true) { try body(db) }
     }
   }

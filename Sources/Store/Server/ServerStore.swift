@@ -345,7 +345,7 @@ public struct ServerStore: Sendable {
       [.integer(deck), .text(card.id)]
     ) { row in (row.integer(0), row.text(1) ?? "", row.optionalInteger(2)) }.first
     let fields: [SQLiteValue] = [
-      .text(card.title), .text(card.needsBody ? "" : card.body), .text(card.source),
+      .text(card.title), .text(card.storedBody), .text(card.source),
       .text(card.url), .text(card.reveal), .integer(card.needsBody ? 1 : 0),
       card.publishedAt.map { .integer($0) } ?? .null,
     ]
@@ -539,10 +539,13 @@ extension Array {
 }
 
 extension Wire.Card {
-  /// The card as the index keeps it: a body-less one with an empty body, fetched when shown.
+  /// The body as the index keeps it: empty for a card sent without it (fetched when shown).
+  var storedBody: String { needsBody ? "" : body ?? "" }
+
+  /// The card as the index keeps it.
   var indexedCard: Card {
     Card(
-      id: id, type: type, title: title, body: needsBody ? "" : (body ?? ""), source: source,
-      url: url, reveal: reveal)
+      id: id, type: type, title: title, body: storedBody, source: source, url: url,
+      reveal: reveal)
   }
 }
