@@ -52,10 +52,12 @@ public final class StateDatabase: Sendable {
     try Self.makeFolders(to: path)
     Self.makePrivate(path)
     let connection = try Connection(path: path, role: .writer)
+    // secure_delete = FAST: Debian's SQLite overwrites every freed page by default, so emptying
+    // a delivered outbox of 100,000 events wrote 31,000 pages (OutboxStorageTests).
     try connection.execute(
       """
       PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;
-      PRAGMA cache_size = -32768;
+      PRAGMA cache_size = -32768; PRAGMA secure_delete = FAST;
       """)
     try Migrations.migrate(connection, path: path)
     try Migrations.ensureCardIndexes(connection)
