@@ -22,7 +22,10 @@ let package = Package(
     // `make` installs libncursesw5-dev and libsqlite3-dev when they are missing.
     .systemLibrary(name: "CNcursesw"),
     .systemLibrary(name: "CSQLite"),
-    .target(name: "CSQLiteExtras"),
+    // Background work that yields to the user: SCHED_IDLE threads, yield points, pauses while
+    // keys come (DECISIONS.md, "Background work yields to the user").
+    .target(name: "CCourtesy"),
+    .target(name: "CSQLiteExtras", dependencies: ["CCourtesy"]),
     // The SQLite layer the state database and the server's store share: connections with
     // cached statements, WAL handling, one lane per connection.
     .target(name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras"]),
@@ -43,7 +46,8 @@ let package = Package(
     .target(
       name: "FeedPipeline",
       dependencies: [
-        "FeedCore", "CardText", .product(name: "DequeModule", package: "swift-collections"),
+        "FeedCore", "CardText", "CCourtesy",
+        .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
     .target(name: "App", dependencies: ["FeedCore", "CardText", "FeedPipeline"]),

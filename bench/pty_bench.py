@@ -56,6 +56,10 @@ def parse_arguments():
                         " shows, in each of --launches launches (each from a copy of"
                         " --template-home), for the key-to-frame latency while the launch's"
                         " background work (a pull) runs")
+    parser.add_argument("--swipe-pause", type=float, default=0.0,
+                        help="ms between two early swipes (0: each as soon as the last frame is"
+                        " drawn, as fast as a key held down; 250: a quick reader), so that the"
+                        " background work runs in the pauses")
     parser.add_argument("--template-home", help="a CTFO_HOME copied afresh for each launch")
     parser.add_argument("--stream", type=int, default=0,
                         help="card updates a second piped into `ctfo --deck -` while swiping (a"
@@ -189,12 +193,16 @@ class Terminal:
             fields = stat.read().rsplit(")", 1)[1].split()
         return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
 
-    def idle_ticks(self, seconds):
-        """CPU ticks used while nothing is sent, draining any output meanwhile."""
-        before = self.cpu_ticks()
+    def drain(self, seconds):
+        """Sends nothing for `seconds`, reading what the app writes meanwhile."""
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             self.read(deadline - time.perf_counter())
+
+    def idle_ticks(self, seconds):
+        """CPU ticks used while nothing is sent, draining any output meanwhile."""
+        before = self.cpu_ticks()
+        self.drain(seconds)
         return self.cpu_ticks() - before
 
     def quit(self):
@@ -237,11 +245,16 @@ def early_swipes(args, argv, env, markers):
         try:
             app.wait_for(markers)
             app.quiet(args.gap)
-            frames += [app.swipe(args.gap, args.gap)[1] for _ in range(args.early_swipes)]
+            for _ in range(args.early_swipes):
+                frames.append(app.swipe(args.gap, args.gap)[1])
+                app.drain(args.swipe_pause / 1000)
         finally:
             app.quit()
             shutil.rmtree(home, ignore_errors=True)
-    print(summary("early swipe key-to-frame", frames))
+    name = "early swipe key-to-frame"
+    if args.swipe_pause:
+        name += ", a swipe every %g ms" % args.swipe_pause
+    print(summary(name, frames))
 
 
 def stream(args, argv, env, markers):
@@ -293,7 +306,10 @@ def main():
     binary = os.path.abspath(args.binary)
     markers = [m.encode() for m in args.marker or []]
     # The bundled decks stay enabled beside --deck: a card of either may come first.
-    markers = markers or (card_titles(args.deck) if args.deck else []) + bundled_titles(binary)
+    titles = (card_titles(args.deck) if args.deck else []) + bundled_titles(binary)
+    # A title in a complex script may reach the terminal in pieces (cursor moves between its
+    # clusters); a long card's bottom border, drawn in the same frame, is found whatever it says.
+    markers = markers or (titles + [b"Enter: more"] if titles else [])
     if not markers:
         sys.exit("pty_bench: no marker: pass --marker TEXT or --deck FILE")
     own_home = "CTFO_HOME" not in os.environ

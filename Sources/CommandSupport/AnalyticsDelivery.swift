@@ -1,4 +1,5 @@
 import FeedCore
+import FeedPipeline
 import HTTP
 import ServerAPI
 import Store
@@ -141,6 +142,8 @@ public final class SinkDelivery: Sendable {
           return .waiting(until: next)
         }
         guard ContinuousClock.now < deadline else { return .waiting(until: time) }
+        // In the app, a batch waits for a pause in the user's keys.
+        Courtesy.pause()
         let size = limit.withLock { $0 }
         let batch = try outbox.batch(for: name, limit: size, bytes: kind.limits.bytes)
         guard !batch.isEmpty else {

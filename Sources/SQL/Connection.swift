@@ -29,6 +29,8 @@ public final class Connection {
     }
     handle = connection
     sqlite3_busy_timeout(connection, 5_000)
+    // A background thread's statements give the CPU up to the UI (Courtesy).
+    ctfo_sqlite_yield_points(connection, 1_000)
     walFrames = role == .writer ? WALFrames(connection) : nil
   }
 

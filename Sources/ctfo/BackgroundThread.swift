@@ -2,11 +2,12 @@
   import Glibc
 #endif
 import Dispatch
+import FeedPipeline
 import Synchronization
 
-/// A serial queue on a thread of its own that yields to the UI: its nice value is raised by
-/// `niceness` (Linux gives each thread its own), so a long pull's decoding and applying take
-/// the CPU only when the run loop and the preparations do not need it. Runs its work in order.
+/// A serial queue on a thread of its own that yields to the UI (`Courtesy`): it runs at nice
+/// `niceness`, gives the CPU up at its yield points, and its pulls and flushes wait for pauses
+/// in the user's keys. Runs its work in order.
 final class BackgroundThread: Sendable {
   private struct State {
     var work: [@Sendable () -> Void] = []
@@ -52,9 +53,7 @@ final class BackgroundThread: Sendable {
     }
 
     func run() {
-      // On Linux, PRIO_PROCESS with 0 names the calling thread only (setpriority(2), NOTES).
-      // A failure leaves the thread at the process's priority: slower swipes at worst.
-      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+      Courtesy.becomeBackground(niceness: niceness)
       while true { owner.next()() }
     }
   }

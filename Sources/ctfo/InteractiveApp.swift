@@ -1,6 +1,7 @@
 import App
 import CardText
 import FeedCore
+import FeedPipeline
 import Screens
 import Terminal
 
@@ -34,6 +35,8 @@ final class InteractiveApp {
 
   /// Runs until the user quits or a signal ends the session; saves, then restores the terminal.
   func run() {
+    // The launch's pull and flush wait for the user's first pause, as they do after a key.
+    Courtesy.userActed()
     perform(state.start())
     draw()
     while true {
@@ -41,6 +44,8 @@ final class InteractiveApp {
       if quitting { break }
       draw()
     }
+    // What is left to flush at quit goes at once (at most 2 s).
+    Courtesy.stopDeferring()
     services.close()
     session.close()
   }
@@ -60,7 +65,9 @@ final class InteractiveApp {
       [AppAction.settingChanged(.applied($0))]
     }
     switch event {
-    case .key(let key): return (elsewhere ?? []) + [.key(key)]
+    case .key(let key):
+      Courtesy.userActed()
+      return (elsewhere ?? []) + [.key(key)]
     case .wake:
       let server = services.serverLine().map { [AppAction.serverChanged($0)] } ?? []
       let live = services.liveNews().map { [AppAction.liveChanged($0)] } ?? []

@@ -128,6 +128,7 @@ final class ServerLink: Sendable {
   }
 
   private func run() {
+    Courtesy.pause()
     let outcome = pull.run(deadline: .now + Self.deadline, keepOrdinals: true)
     // Asked for while this pull ran (`r`, the timer): folded into it, not run again after.
     state.withLock { $0.queued = false }

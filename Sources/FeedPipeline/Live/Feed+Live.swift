@@ -94,6 +94,7 @@ extension Feed {
       repeat {
         let batch = steps[start..<min(start + Self.applyBatch, steps.count)]
         let last = start + Self.applyBatch >= steps.count
+        Courtesy.pause()
         let (handoffs, effects) = state.withLock { s in
           var effects: [FeedEffect] = []
           if start == 0, !types.isEmpty {

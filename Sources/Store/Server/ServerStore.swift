@@ -142,6 +142,7 @@ public struct ServerStore: Sendable {
       let held = Set(accepted.map(\.id))
       let stale = try storedIDs().filter { !held.contains($0) }
       for chunk in stale.chunks(of: Self.applyChunk) {
+        Courtesy.pause()
         let keys = try database.writeWithoutWaitingForTheDisk { db in
           let deck = try Self.serverDeck(db)
           return try Self.remove(Array(chunk), deck: deck, keeping: keepOrdinals, db).keys
@@ -150,6 +151,7 @@ public struct ServerStore: Sendable {
       }
     }
     for chunk in accepted.chunks(of: Self.applyChunk) {
+      Courtesy.pause()
       let (keys, changed) = try database.writeWithoutWaitingForTheDisk { db in
         let deck = try Self.serverDeck(db)
         var book = try OrdinalBook(db)
