@@ -62,9 +62,9 @@ let package = Package(
     .target(name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"]),
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
     // 2026-11-24, "An HTTP client of our own").
-    .target(name: "HTTP", dependencies: ["CTLS"]),
+    .target(name: "HTTP", dependencies: ["CTLS", "CCourtesy"]),
     // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
-    .target(name: "ServerAPI", dependencies: ["HTTP", "FeedCore"]),
+    .target(name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "CCourtesy"]),
     .target(
       name: "CommandSupport",
       dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"]),

@@ -106,7 +106,7 @@ wrk.path = "/v1/pull?feed=hot"
 LUA
 echo "304 pulls per second (goal >= 10,000): wrk, 2 threads, 32 connections, 10 s"
 wrk -t2 -c32 -d10s -s "$work/304.lua" "$url" | grep -E "Requests/sec|Latency|Non-2xx"
-# A new home each run: every pull is a full one of the 10,000 cards, applied in one transaction.
+# A new home each run: every pull is a full one of the 10,000 cards (applied 200 a transaction).
 mkdir -p "$work/client-template"
 CTFO_HOME=$work/client-template "$ctfo" next -n 1 >/dev/null
 echo "server = \"$url\"" >"$work/client-template/config.toml"

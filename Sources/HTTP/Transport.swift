@@ -1,3 +1,4 @@
+import CCourtesy
 import CTLS
 
 #if canImport(Glibc)
@@ -27,6 +28,9 @@ public struct HTTPTransport: Sendable {
     self.bodyLimit = bodyLimit
   }
 
+  /// The most bytes one write gives the kernel.
+  static let piece = 64 * 1024
+
   public func send(
     _ request: HTTPRequest, deadline: ContinuousClock.Instant
   ) throws(HTTPError) -> HTTPResponse {
@@ -39,9 +43,14 @@ public struct HTTPTransport: Sendable {
     }
     defer { (stream as? TLSStream)?.free() }
     try stream.handshake(deadline: deadline)
+    // In pieces, each a yield point: on a background thread, a 2 MiB batch of events is not
+    // one long stretch in the kernel (on loopback, the receiver's side runs in the sender's
+    // call) while a key waits for the CPU (Courtesy).
     var written = 0
     while written < bytes.count {
-      written += try stream.write(bytes[written...], deadline: deadline)
+      let piece = bytes[written..<min(written + Self.piece, bytes.count)]
+      written += try stream.write(piece, deadline: deadline)
+      ctfo_yield_point()
     }
     var limits = ResponseReader<StreamSource>.Limits()
     limits.body = bodyLimit
@@ -64,7 +73,8 @@ struct StreamSource: ByteSource {
   let deadline: ContinuousClock.Instant
 
   mutating func read(limit: Int) throws(HTTPError) -> [UInt8] {
-    try stream.read(limit: limit, deadline: deadline)
+    defer { ctfo_yield_point() }
+    return try stream.read(limit: limit, deadline: deadline)
   }
 }
 

@@ -100,6 +100,8 @@ enum Interactive {
     let (window, _) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())
     feed.start()
+    // The launch counts as a key: the launch's pull and flush wait for the user's first pause.
+    Courtesy.userActed()
     link?.start(feed: feed)
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,

@@ -35,8 +35,6 @@ final class InteractiveApp {
 
   /// Runs until the user quits or a signal ends the session; saves, then restores the terminal.
   func run() {
-    // The launch's pull and flush wait for the user's first pause, as they do after a key.
-    Courtesy.userActed()
     perform(state.start())
     draw()
     while true {
