@@ -43,6 +43,9 @@ public final class Feed: Sendable {
     /// than the lookahead) waits for that fetch instead of asking its source twice, so a card
     /// whose fetch fails was asked for once (feed-logic.md: never retry).
     var fetches: [CardKey: SharedFetch] = [:]
+    /// Cards whose fetch failed: a slot that dealt one before the failure, and whose
+    /// preparation starts after that fetch has ended, fails at once instead of asking again.
+    var failedFetches: Set<CardKey> = []
   }
 
   struct SharedFetch {
@@ -266,7 +269,8 @@ public final class Feed: Sendable {
       guard !live.body.isEmpty else { throw MissingBody(id: live.id) }
       return live
     }
-    let task = state.withLock { s in
+    let task: Task<Card, any Error>? = state.withLock { s in
+      if s.failedFetches.contains(key) { return nil }
       if s.fetches[key] != nil {
         s.fetches[key]!.users += 1
         return s.fetches[key]!.task
@@ -276,6 +280,7 @@ public final class Feed: Sendable {
       s.fetches[key] = SharedFetch(task: task, users: 1)
       return task
     }
+    guard let task else { throw FetchFailedBefore() }
     defer {
       state.withLock { s in
         s.fetches[key]?.users -= 1
@@ -283,7 +288,12 @@ public final class Feed: Sendable {
       }
     }
     return try await withTaskCancellationHandler {
-      try await task.value
+      do { return try await task.value } catch {
+        if !(error is CancellationError) {
+          state.withLock { _ = $0.failedFetches.insert(key) }
+        }
+        throw error
+      }
     } onCancel: {
       // A cancelled slot cancels the fetch only when no other slot waits for it.
       if state.withLock({ $0.fetches[key]?.users == 1 }) { task.cancel() }
@@ -317,6 +327,9 @@ public final class Feed: Sendable {
     if wake { onReady() }
   }
 }
+
+/// The card's fetch failed for an earlier slot: it is not asked for again.
+struct FetchFailedBefore: Error {}
 
 /// A live card sent without its body, with no way to fetch it: skipped.
 public struct MissingBody: Error, Hashable {
