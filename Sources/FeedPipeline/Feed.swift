@@ -43,15 +43,15 @@ public final class Feed: Sendable {
     /// than the lookahead) waits for that fetch instead of asking its source twice, so a card
     /// whose fetch fails was asked for once (feed-logic.md: never retry).
     var fetches: [CardKey: SharedFetch] = [:]
-    /// Cards whose fetch failed: a slot that dealt one before the failure, and whose
-    /// preparation starts after that fetch has ended, fails at once instead of asking again.
-    var failedFetches: Set<CardKey> = []
   }
 
   struct SharedFetch {
     var task: Task<Card, any Error>
     /// The slots waiting for it.
     var users: Int
+    /// It failed: it stays, so that a slot that dealt the card before the failure and
+    /// prepares it after gets the same failure instead of asking the source again.
+    var failed = false
   }
 
 
@@ -269,8 +269,7 @@ public final class Feed: Sendable {
       guard !live.body.isEmpty else { throw MissingBody(id: live.id) }
       return live
     }
-    let task: Task<Card, any Error>? = state.withLock { s in
-      if s.failedFetches.contains(key) { return nil }
+    let task = state.withLock { s in
       if s.fetches[key] != nil {
         s.fetches[key]!.users += 1
         return s.fetches[key]!.task
@@ -280,18 +279,15 @@ public final class Feed: Sendable {
       s.fetches[key] = SharedFetch(task: task, users: 1)
       return task
     }
-    guard let task else { throw FetchFailedBefore() }
     defer {
       state.withLock { s in
         s.fetches[key]?.users -= 1
-        if s.fetches[key]?.users == 0 { s.fetches[key] = nil }
+        if s.fetches[key]?.users == 0, s.fetches[key]?.failed == false { s.fetches[key] = nil }
       }
     }
     return try await withTaskCancellationHandler {
       do { return try await task.value } catch {
-        if !(error is CancellationError) {
-          state.withLock { _ = $0.failedFetches.insert(key) }
-        }
+        if !(error is CancellationError) { state.withLock { $0.fetches[key]?.failed = true } }
         throw error
       }
     } onCancel: {
@@ -327,9 +323,6 @@ public final class Feed: Sendable {
     if wake { onReady() }
   }
 }
-
-/// The card's fetch failed for an earlier slot: it is not asked for again.
-struct FetchFailedBefore: Error {}
 
 /// A live card sent without its body, with no way to fetch it: skipped.
 public struct MissingBody: Error, Hashable {
