@@ -1,0 +1,102 @@
+import FeedCore
+import FoundationEssentials
+import HTTP
+import Testing
+
+@testable import ServerAPI
+
+/// A large pull is decoded in pieces (yield points for the keys, issue 14): the same pull as a
+/// decode of the whole answer, and an error naming the same place.
+@Suite struct JSONPiecesTests {
+  /// A pull with every member, its arrays long enough to span several groups.
+  static func pull(cards: Int) -> Wire.Pull {
+    Wire.Pull(
+      cacheKey: "k\"1", full: true, serverTime: 1_700_000_000_000,
+      types: [Wire.CardType(name: "fact", label: "Fact ]}", colour: "red")],
+      cards: (0..<cards).map { i in
+        Wire.Card(
+          id: "c\(i)", type: "fact", title: i % 3 == 0 ? nil : "Title [\(i)] {\"}",
+          body: i % 7 == 0 ? nil : "Body \\ \(i) ],[ \u{1F600} é " + String(repeating: "w", count: i % 50),
+          bodyOmitted: i % 7 == 0 ? true : nil, source: "S", url: "https://example.org/\(i)",
+          publishedAt: Int64(i))
+      },
+      removed: (0..<150).map { "gone,\($0)]" },
+      scores: (0..<cards).map { Wire.Score(cardId: "c\($0)", score: Double($0) / 3, scoredAt: 5) },
+      user: Wire.User(status: "ok", notifications: []))
+  }
+
+  static func answer(_ text: [UInt8]) -> HTTPResponse { HTTPResponse(status: 200, body: text) }
+
+  @Test func aLargePullDecodesAsAWholeDecodeDoes() throws {
+    let pull = Self.pull(cards: 1000)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .prettyPrinted  // white space between every token
+    for text in [try encoder.encode(pull), try JSONEncoder().encode(pull)] {
+      let bytes = Array(text)
+      #expect(bytes.count >= APIClient.piecewiseSize)
+      let pieces = try #require(
+        JSONPieces.split(bytes, arrays: ["cards", "scores", "removed"], limit: 32))
+      #expect(pieces.elements["cards"]?.count == 1000 && pieces.elements["removed"]?.count == 150)
+      #expect(try APIClient.decodePull(Self.answer(bytes)) == pull)
+      #expect(try APIClient.decodePull(Self.answer(bytes), piecewise: .max) == pull)
+    }
+  }
+
+  @Test func emptyAndMissingArraysStayEmpty() throws {
+    let text = Array(#"{ "cacheKey" : "k", "full":false, "cards" : [ ] , "types":[]}"#.utf8)
+    let pull = try APIClient.decodePull(Self.answer(text), piecewise: 0)
+    #expect(pull == Wire.Pull(cacheKey: "k", full: false))
+  }
+
+  /// A bad element is told by its index in the whole array, as the whole decode tells it.
+  @Test(arguments: ["cards", "scores", "removed"])
+  func aBadElementIsNamedAsTheWholeDecodeNamesIt(array: String) throws {
+    var text = String(decoding: try JSONEncoder().encode(Self.pull(cards: 300)), as: UTF8.self)
+    let bad: String
+    switch array {
+    case "cards": bad = #""id":"c200""#
+    case "scores": bad = #""cardId":"c200""#
+    default: bad = #""gone,130]""#
+    }
+    let broken = array == "removed" ? "130" : bad.replacing("\"c200\"", with: "200")
+    text = text.replacing(bad, with: broken)
+    let bytes = Array(text.utf8)
+    let whole = #expect(throws: APIError.self) {
+      try APIClient.decodePull(Self.answer(bytes), piecewise: .max)
+    }
+    let pieces = #expect(throws: APIError.self) { try APIClient.decodePull(Self.answer(bytes)) }
+    #expect(pieces != nil && "\(pieces!)" == "\(whole!)", "\(String(describing: pieces))")
+    #expect("\(whole!)".contains("Index"), "\(whole!)")
+  }
+
+  /// What the splitter does not take for one object is decoded whole, with the same outcome
+  /// (FoundationEssentials' decoder takes a trailing comma and a repeated key).
+  @Test(arguments: [
+    #"{"cacheKey":"k","cards":[{"id":"a","type":"t","body":"b"},]}"#,
+    #"{"cacheKey":"k","cards":[{"id":"a","type":"t","body":"b"}] x"#,
+    #"{"cacheKey":"k","cards":[],"cards":[{"id":"a","type":"t","body":"b"}]}"#,
+    #"{"cacheKey":"k","cards":[{"id":"a","type":"t","body":"b"}"#,
+    #"{"cacheKey":"k","cards":["unterminated]}"#,
+    #"[{"cacheKey":"k"}]"#,
+    #"{"cacheKey":"k","cards":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#,
+  ])
+  func whatItCannotSplitIsDecodedWhole(text: String) {
+    let bytes = Array(text.utf8)
+    #expect(JSONPieces.split(bytes, arrays: ["cards"], limit: 32) == nil)
+    func outcome(_ piecewise: Int) -> String {
+      do { return "\(try APIClient.decodePull(Self.answer(bytes), piecewise: piecewise))" } catch {
+        return "\(error)"
+      }
+    }
+    #expect(outcome(0) == outcome(.max))
+  }
+
+  /// Strings that hold brackets, commas, quotes and backslashes split at the right places.
+  @Test func elementsAreTheirExactText() throws {
+    let elements = [#""a]\"\\""#, #"{"x":[1,{"y":"}"}]}"#, "12.5e3", "null", #"["[", "]"]"#]
+    let text = Array((#"{"other":{"cards":[1]},"cards":[ "# + elements.joined(separator: " ,\n") + "\t]}").utf8)
+    let pieces = try #require(JSONPieces.split(text, arrays: ["cards"], limit: 32))
+    #expect(pieces.elements["cards"]!.map { String(decoding: text[$0], as: UTF8.self) } == elements)
+    #expect(String(decoding: pieces.envelope, as: UTF8.self) == #"{"other":{"cards":[1]},"cards":[]}"#)
+  }
+}
