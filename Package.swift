@@ -114,6 +114,7 @@ let package = Package(
       name: "ctfo-fuzz",
       dependencies: [
         "CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal", "HTTP",
+        "ServerAPI",
       ],
       path: "Tests/Fuzz/Harness"),
 

@@ -156,7 +156,8 @@ public struct APIClient: Sendable {
   /// A pull's answer; one of `piecewise` bytes or more in pieces (`JSONPieces`), so that its
   /// decoding gives the CPU up to a key every few kilobytes. Both ways give the same pull, or
   /// an error naming the same place (the arrays are decoded after the other members).
-  static func decodePull(_ answer: HTTPResponse, piecewise: Int = piecewiseSize) throws(APIError)
+  public static func decodePull(_ answer: HTTPResponse, piecewise: Int = piecewiseSize)
+    throws(APIError)
     -> Wire.Pull
   {
     guard answer.body.count >= piecewise,
@@ -183,7 +184,7 @@ public struct APIClient: Sendable {
   }
 
   /// Answers at least this long are decoded in pieces.
-  static let piecewiseSize = 64 * 1024
+  public static let piecewiseSize = 64 * 1024
 
   /// `under` and `from`: the error came from elements of the array `under` numbered from
   /// `from` (a group of `JSONPieces`); its path is told as in the whole answer.
