@@ -78,6 +78,8 @@ import Testing
     #"{"cacheKey":"k","cards":[{"id":"a","type":"t","body":"b"}"#,
     #"{"cacheKey":"k","cards":["unterminated]}"#,
     #"[{"cacheKey":"k"}]"#,
+    #"{"cacheKey":"k","cards":[],"c\u0061rds":[{"id":"a","type":"t","body":"b"}]}"#,
+    #"{"cacheKey":"k","cards":[1[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]}"#,
     #"{"cacheKey":"k","cards":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#,
   ])
   func whatItCannotSplitIsDecodedWhole(text: String) {
