@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "CSQLiteExtras", dependencies: ["CCourtesy"]),
     // The SQLite layer the state database and the server's store share: connections with
     // cached statements, WAL handling, one lane per connection.
-    .target(name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras"]),
+    .target(name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "CCourtesy"]),
     // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
     // are wrapped in C (Sources/CTLS/tls.c).
     .target(
@@ -131,7 +131,8 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "StoreTests", dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL"],
+      name: "StoreTests",
+      dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CCourtesy"],
       exclude: ["Fixtures"]),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
     .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),

@@ -13,6 +13,7 @@ static _Atomic int deferring = 1;
 // Per thread: its quantum (0: not a background thread) and when it last yielded.
 static _Thread_local long long quantum = 0;
 static _Thread_local long long last_yield = 0;
+static _Thread_local long long yields = 0;
 
 static long long now_ns(void) {
   struct timespec t;
@@ -43,8 +44,11 @@ void ctfo_yield_point(void) {
   long long now = now_ns();
   if (now - last_yield < quantum) return;
   sched_yield();
+  yields++;
   last_yield = now_ns();
 }
+
+long long ctfo_yields(void) { return yields; }
 
 long long ctfo_pause(long long quiet_ns, long long longest_ns) {
   if (quantum == 0) return 0;

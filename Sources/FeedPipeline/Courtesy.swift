@@ -4,7 +4,7 @@ import CCourtesy
 ///
 /// The app's background threads (pulls, analytics) call `becomeBackground` once: they then run
 /// at a raised nice value and give the CPU up every `quantum` at their yield points (every
-/// SQLite statement has them). Between two units of their work (a batch of events, a chunk of
+/// step of a SQLite statement, and every 1,000 instructions of a long one, has them). Between two units of their work (a batch of events, a chunk of
 /// a pull) they call `pause`, which waits while the user's keys come, so that a key does not
 /// find the CPU, the disk or the server busy with work that can wait. The UI thread and every
 /// command never yield and never wait.
@@ -33,6 +33,10 @@ public enum Courtesy {
 
   /// Whether the calling thread is a background one.
   public static var isBackground: Bool { ctfo_is_background() != 0 }
+
+  /// A yield point: on a background thread whose quantum has passed, gives the CPU up; elsewhere
+  /// a thread-local read. For loops of work between two statements or pauses.
+  public static func yieldPoint() { ctfo_yield_point() }
 
   /// Between two units of work: on a background thread, waits while a key came less than
   /// `quiet` ago, at most `longest`, then yields if its quantum has passed; elsewhere returns

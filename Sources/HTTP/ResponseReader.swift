@@ -140,10 +140,24 @@ struct ResponseReader<Source: ByteSource> {
   }
 
   private mutating func bytes(_ count: Int) throws(HTTPError) -> [UInt8] {
+    // Room for the whole body at once: a pull of 3.6 MB otherwise grew the buffer a step at a
+    // time, each step a copy and fresh pages (CPU the keys wait for, with no yield point in it).
+    if count > buffer.count - start {
+      if start > 0 {
+        buffer.removeFirst(start)
+        start = 0
+      }
+      buffer.reserveCapacity(count)
+    }
     while buffer.count - start < count {
       guard try fill(wanted: count - (buffer.count - start)) else {
         throw .malformed("the answer stops inside its body")
       }
+    }
+    if start == 0 && count == buffer.count {
+      // The buffer is the body: handed over, not copied.
+      defer { buffer = [] }
+      return buffer
     }
     defer { start += count }
     return Array(buffer[start..<(start + count)])
@@ -157,7 +171,7 @@ struct ResponseReader<Source: ByteSource> {
       buffer.removeFirst(start)
       start = 0
     }
-    let more = try source.read(limit: min(max(wanted, 16 * 1024), 1024 * 1024))
+    let more = try source.read(limit: min(max(wanted, 16 * 1024), 256 * 1024))
     buffer += more
     return !more.isEmpty
   }

@@ -1,3 +1,4 @@
+import CCourtesy
 import CSQLite
 import CSQLiteExtras
 
@@ -62,6 +63,7 @@ public final class Connection {
 
   /// Runs `sql`, which may hold several statements (a migration), without caching it.
   public func execute(_ sql: String) throws(SQLiteError) {
+    defer { ctfo_yield_point() }  // a COMMIT writes its pages here
     guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
       throw SQLiteError(handle)
     }

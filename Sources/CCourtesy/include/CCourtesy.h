@@ -22,6 +22,8 @@ int ctfo_is_background(void);
 
 /// A yield point: on a background thread, sched_yield once its quantum has passed.
 void ctfo_yield_point(void);
+/// How many times the calling thread gave the CPU up at a yield point (for tests).
+long long ctfo_yields(void);
 
 /// Between two units of work, on a background thread: sleeps while a key came less than
 /// `quiet_ns` ago, for at most `longest_ns` in all, then is a yield point. Returns the

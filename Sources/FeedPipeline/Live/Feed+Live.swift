@@ -55,8 +55,9 @@ public enum LiveLookup: Sendable, Equatable {
 }
 
 extension Feed {
-  /// Cards a live change applies per hold of the feed's lock.
-  static let applyBatch = 256
+  /// Cards a live change applies per hold of the feed's lock: 64, about 1 ms of CPU here (256
+  /// held the lock, and the CPU with no yield point, 5 ms).
+  static let applyBatch = 64
 
   /// Applies one change of a live source (issue 16; `LiveCollection` computes it from the
   /// source's updates).
@@ -78,22 +79,34 @@ extension Feed {
       // Looked up: every removed card (a removed card of the deck index must not come back from
       // the index, by undo or the history) and the cards no live source holds yet.
       let changed = change.updated.map(\.id) + change.added.map(\.id)
+      Courtesy.yieldPoint()
       let unknown = state.withLock { s in changed.filter { s.live.keys[$0] == nil } }
+      Courtesy.yieldPoint()
       var baseKeys: [String: CardKey] = [:]
       // A card the source numbered after launch is not one of the feed's own (its ordinal
       // may be a live card's).
       for id in Set(unknown + change.removed.map(\.id)) {
+        Courtesy.yieldPoint()
         if let key = base(id), key.ordinal < baseCounts[key.type] ?? 0 { baseKeys[id] = key }
       }
       // A few hundred cards per hold of the lock: a pull of 10,000 never keeps the UI thread's
       // next card waiting for the whole of it.
-      let removals = change.removed.map { ($0, true) }
-      let upserts = (change.updated + change.added).map { ($0, false) }
-      let steps = removals + upserts
+      // The removals, then the changes and additions, read where they are: copied into one
+      // array of steps, a pull of 10,000 cards held the CPU 6–9 ms with no yield point.
+      let parts = [change.removed, change.updated, change.added]
+      let count = parts.reduce(0) { $0 + $1.count }
+      func step(_ index: Int) -> (Card, Bool) {
+        var index = index
+        for (n, part) in parts.enumerated() {
+          if index < part.count { return (part[index], n == 0) }
+          index -= part.count
+        }
+        preconditionFailure("step \(index) of \(count)")
+      }
       var start = 0
       repeat {
-        let batch = steps[start..<min(start + Self.applyBatch, steps.count)]
-        let last = start + Self.applyBatch >= steps.count
+        let batch = (start..<min(start + Self.applyBatch, count)).lazy.map(step)
+        let last = start + Self.applyBatch >= count
         Courtesy.pause()
         let (handoffs, effects) = state.withLock { s in
           var effects: [FeedEffect] = []
@@ -114,7 +127,7 @@ extension Feed {
         // type): a card that becomes ready wakes it when its preparation ends.
         finish(handoffs, effects, wake: false)
         start += Self.applyBatch
-      } while start < steps.count
+      } while start < count
       if !state.withLock({ $0.news.isEmpty }) { onReady() }
     }
   }
