@@ -22,7 +22,7 @@ let package = Package(
     // `make` installs libncursesw5-dev and libsqlite3-dev when they are missing.
     .systemLibrary(name: "CNcursesw"),
     .systemLibrary(name: "CSQLite"),
-    // Background work that yields to the user: SCHED_IDLE threads, yield points, pauses while
+    // Background work that yields to the user: nice-10 threads, yield points, pauses while
     // keys come (DECISIONS.md, "Background work yields to the user").
     .target(name: "CCourtesy"),
     .target(name: "CSQLiteExtras", dependencies: ["CCourtesy"]),

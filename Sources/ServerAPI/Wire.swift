@@ -1,5 +1,3 @@
-import CCourtesy
-
 /// The JSON of the CTFO API (openapi.yaml): what `ctfo` sends and what `ctfo-server` answers.
 ///
 /// Times are integer milliseconds since the epoch; ids are opaque strings. Everything the
@@ -131,22 +129,6 @@ public enum Wire {
       self.url = url
       self.reveal = reveal
       self.publishedAt = publishedAt
-    }
-
-    /// A yield point per card (Courtesy): a pull decodes 10,000 of them on a background
-    /// thread, which then gives the CPU up to a key every 100 µs.
-    public init(from decoder: any Decoder) throws {
-      ctfo_yield_point()
-      let c = try decoder.container(keyedBy: CodingKeys.self)
-      id = try c.decode(String.self, forKey: .id)
-      type = try c.decode(String.self, forKey: .type)
-      title = try c.decodeIfPresent(String.self, forKey: .title)
-      body = try c.decodeIfPresent(String.self, forKey: .body)
-      bodyOmitted = try c.decodeIfPresent(Bool.self, forKey: .bodyOmitted)
-      source = try c.decodeIfPresent(String.self, forKey: .source)
-      url = try c.decodeIfPresent(String.self, forKey: .url)
-      reveal = try c.decodeIfPresent(String.self, forKey: .reveal)
-      publishedAt = try c.decodeIfPresent(Int64.self, forKey: .publishedAt)
     }
 
     /// Whether the pull left the body out.
