@@ -1,12 +1,21 @@
 # ctfo — build, run, test, benchmark. `make run` and `make test` install what is missing.
 PREFIX ?= /usr/local
 SWIFT ?= swift
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# Type metadata through accessors, not mangled names, in every module (ArgumentParser's too):
+# a generic type's first use then skips the runtime's scan of all 4,149 conformance records,
+# a fifth of a command's start-up (DECISIONS.md, "Start-up"). Every release build takes the
+# same flags, or SwiftPM recompiles the shared modules at each switch.
+RELEASE = -c release -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+RELEASE_FLAGS = $(RELEASE) --static-swift-stdlib
 # One program, linked fully statically (DECISIONS.md, "One binary, one store").
 BIN = .build/release/ctfo
-SERVER = .build/release/ctfo-server
+# The server links the Swift runtime dynamically (its static Foundation would make it 73 MB
+# stripped, against 13), so it builds in a folder of its own: sharing `.build` with the static
+# `ctfo`, each build recompiled the other's thirty shared modules.
+SERVER_SCRATCH = .build/server
+SERVER = $(SERVER_SCRATCH)/release/ctfo-server
 
-.PHONY: all deps build run serve test fuzz fuzz-long sanitize bench install uninstall clean
+.PHONY: all deps build run serve test fuzz fuzz-long sanitize bench install uninstall clean release-flags
 
 all: build
 
@@ -17,7 +26,7 @@ deps:
 # `ctfo`, fully static, and `ctfo-server`, the reference CTFO server (a product of its own).
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
-	$(SWIFT) build -c release --product ctfo-server
+	$(SWIFT) build $(RELEASE) --scratch-path $(SERVER_SCRATCH) --product ctfo-server
 
 run: build
 	$(BIN)
@@ -62,7 +71,11 @@ sanitize: deps
 	  $(SWIFT) test --scratch-path .build/asan --sanitize=address $(SANITIZE_SKIP)
 
 bench: deps
-	./bench/run.sh
+	RELEASE="$(RELEASE)" SERVER_SCRATCH=$(SERVER_SCRATCH) ./bench/run.sh
+
+# The release build's flags, for scripts that build on their own (bench/run.sh).
+release-flags:
+	@echo $(RELEASE)
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks

@@ -17,8 +17,10 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-swift build -c release --static-swift-stdlib --product ctfo >/dev/null 2>&1
-swift build -c release --static-swift-stdlib --product ctfo-bench >/dev/null
+# The Makefile's release flags (run directly, the script asks make for them).
+read -r -a release <<< "${RELEASE:-$(make -s release-flags)}"
+swift build "${release[@]}" --static-swift-stdlib --product ctfo >/dev/null 2>&1
+swift build "${release[@]}" --static-swift-stdlib --product ctfo-bench >/dev/null
 ctfo=$root/.build/release/ctfo
 bench=$root/.build/release/ctfo-bench
 work=$(mktemp -d)
@@ -80,8 +82,9 @@ echo "goals: swipe key-to-frame p99 unchanged, memory flat)"
 python3 bench/pty_bench.py "$ctfo" --stream 10000 --swipes 300 | sed 's/^/stream: /'
 
 echo "== server: ctfo-server on loopback with a 10,000-card deck"
-swift build -c release --product ctfo-server >/dev/null 2>&1
-server=$root/.build/release/ctfo-server
+server_scratch=${SERVER_SCRATCH:-.build/server}
+swift build "${release[@]}" --scratch-path "$server_scratch" --product ctfo-server >/dev/null 2>&1
+server=$root/$server_scratch/release/ctfo-server
 strip -o "$work/ctfo-server-stripped" "$server"
 echo "size: ctfo-server $(stat -c %s "$server" | awk '{printf "%.1f MB", $1 / 1e6}') built," \
   "$(stat -c %s "$work/ctfo-server-stripped" | awk '{printf "%.1f MB", $1 / 1e6}') stripped;" \

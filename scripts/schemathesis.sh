@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs schemathesis (PyPI) against a real ctfo-server on a free loopback port, with a token
 # from /v1/auth, checking every answer against openapi.yaml. Usage:
-#   scripts/schemathesis.sh [SERVER_BINARY]      (default .build/release/ctfo-server)
+#   scripts/schemathesis.sh [SERVER_BINARY]      (default .build/server/release/ctfo-server)
 # Installs schemathesis with pip when it is missing. Exits with schemathesis's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-server=${1:-.build/release/ctfo-server}
+server=${1:-.build/server/release/ctfo-server}
 version=4.32.5
 if ! command -v st >/dev/null || [ "$(st --version 2>/dev/null | awk '{print $3}')" != "$version" ]; then
   echo "installing: schemathesis $version"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandSupport
+import Synchronization
 
 /// The `ctfo` command: the interactive app, or one of the subcommands.
 ///
@@ -9,7 +10,21 @@ import CommandSupport
 /// pool), and commands that await bridge with `Blocking.wait`.
 @main
 struct CTFO: ParsableCommand {
-  static let configuration = CommandConfiguration(
+  /// The configuration, marked as a plugin's while a command line that asks for no completion
+  /// script is parsed: ArgumentParser then skips its probe for `--generate-completion-script`,
+  /// which parses the line twice more as two pseudo-commands and costs every command about a
+  /// million instructions of the runtime's conformance look-ups (DECISIONS.md, "Start-up").
+  /// The mark is off again before anything prints a usage line (the plugin's name would
+  /// prefix it).
+  static var configuration: CommandConfiguration {
+    var configuration = plainConfiguration
+    if skipsCompletionProbe.load(ordering: .relaxed) { configuration._superCommandName = "" }
+    return configuration
+  }
+
+  private static let skipsCompletionProbe = Atomic(false)
+
+  private static let plainConfiguration = CommandConfiguration(
     commandName: "ctfo",
     abstract: "A terminal card feed: swipe through short cards with the arrow keys.",
     // The subcommand is optional: plain `ctfo` starts the app.
@@ -37,7 +52,7 @@ struct CTFO: ParsableCommand {
   static func main() {
     suggestCommand(for: Array(CommandLine.arguments.dropFirst()))
     do {
-      var command = try parseAsRoot()
+      var command = try parseSkippingTheCompletionProbe(Array(CommandLine.arguments.dropFirst()))
       try command.run()
     } catch let error as CLIError {
       Output.warn("ctfo: " + error.description)
@@ -51,11 +66,20 @@ struct CTFO: ParsableCommand {
     try Interactive.run(global)
   }
 
+  /// `parseAsRoot`, without ArgumentParser's completion-script probe unless an argument asks
+  /// for a script (`--generate-completion-script`, with or without `=SHELL`).
+  static func parseSkippingTheCompletionProbe(_ arguments: [String]) throws -> ParsableCommand {
+    let asksForScript = arguments.contains { $0.hasPrefix("--generate-completion-script") }
+    skipsCompletionProbe.store(!asksForScript, ordering: .relaxed)
+    defer { skipsCompletionProbe.store(false, ordering: .relaxed) }
+    return try parseAsRoot(arguments)
+  }
+
   /// A first word that is no command but close to one (`ctfo histroy`) gets a suggestion
   /// instead of ArgumentParser's "Unexpected argument"; exit status 64 (EX_USAGE) as its.
   private static func suggestCommand(for arguments: [String]) {
     guard let word = arguments.first, !word.hasPrefix("-") else { return }
-    let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    let names = plainConfiguration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
     guard !names.contains(word), let near = Spelling.nearest(word, among: names) else { return }
     Output.warn("ctfo: unknown command '\(word)'; did you mean '\(near)'? See 'ctfo --help'.")
     exit(withError: ExitCode(64))

@@ -17,7 +17,11 @@ struct Launch {
   let paths: Paths
   let configuration: Configuration
   /// The app's keys: the defaults with config.toml's `[keys]`.
-  let keys: KeyBindings
+  var keys: KeyBindings { configuredKeys ?? .standard }
+  /// config.toml's `[keys]` over the defaults, checked by every command; nil when it binds
+  /// none (the defaults are then neither built nor checked: a command that draws nothing
+  /// skips their two dictionaries' first conformance look-ups).
+  private let configuredKeys: KeyBindings?
   let database: StateDatabase
   let index: DeckIndex
   let state: StateStore
@@ -38,7 +42,8 @@ struct Launch {
   init(_ options: Globals, syncDecks: Bool = true, interactive: Bool = false) throws {
     paths = Paths(home: options.home)
     configuration = try Configuration.load(file: paths.configFile, flags: options)
-    keys = try Self.keys(configuration, file: paths.configFile)
+    configuredKeys =
+      configuration.keyBindings.isEmpty ? nil : try Self.keys(configuration, file: paths.configFile)
     seed = options.seed ?? UInt64.random(in: .min ... .max)
     do {
       database = try StateDatabase(path: paths.stateDatabase, oneConnection: !interactive)

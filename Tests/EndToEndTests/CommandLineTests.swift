@@ -232,4 +232,26 @@ import Testing
     for bad in ["\u{1B}", "\u{07}", "\u{202E}"] { #expect(!result.stdout.contains(bad)) }
     #expect(result.stdout.contains("done"))
   }
+
+  /// The parse skips ArgumentParser's completion-script probe unless an argument asks for a
+  /// script (`CTFO.parseSkippingTheCompletionProbe`): the scripts still come, in every form,
+  /// and the usage lines and help, printed after the parse, name the command as always.
+  @Test func completionScriptsHelpAndUsageSurviveTheShortParse() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let bash = try cli.run(["--generate-completion-script", "bash"])
+    #expect(bash.status == 0 && bash.stdout.hasPrefix("#!/bin/bash"), "\(bash.stderr)")
+    #expect(bash.stdout.contains("history") && bash.stdout.contains("--undo-limit"))
+    let zsh = try cli.run(["--generate-completion-script=zsh"])
+    #expect(zsh.status == 0 && zsh.stdout.hasPrefix("#compdef ctfo"), "\(zsh.stderr)")
+    let fish = try cli.run(["--generate-completion-script", "fish"])
+    #expect(fish.status == 0 && fish.stdout.contains("complete -c 'ctfo'"), "\(fish.stderr)")
+    let bad = try cli.run(["next", "-n", "x"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("\nUsage: ctfo next "), "\(bad.stderr)")
+    let help = try cli.run(["next", "--help"])
+    #expect(help.status == 0 && help.stdout.contains("USAGE: ctfo next "), "\(help.stdout)")
+    let helpCommand = try cli.run(["help", "history"])
+    #expect(helpCommand.stdout.contains("USAGE: ctfo history "), "\(helpCommand.stdout)")
+  }
 }

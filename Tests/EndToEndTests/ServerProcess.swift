@@ -7,10 +7,12 @@ final class ServerProcess {
   let data: String
   private let process = Process()
 
-  /// The release server: CTFO_SERVER_BINARY (the Makefile sets it), else beside `ctfo`.
+  /// The release server: CTFO_SERVER_BINARY (the Makefile sets it), else where `make build`
+  /// puts it, `.build/server/release/ctfo-server` beside `ctfo`'s `.build/release`.
   static var binary: String {
     ProcessInfo.processInfo.environment["CTFO_SERVER_BINARY"]
-      ?? (CommandLine.binary as NSString).deletingLastPathComponent + "/ctfo-server"
+      ?? ((CommandLine.binary as NSString).deletingLastPathComponent as NSString)
+        .deletingLastPathComponent + "/server/release/ctfo-server"
   }
 
   /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`);
