@@ -142,8 +142,10 @@ public final class SinkDelivery: Sendable {
           return .waiting(until: next)
         }
         guard ContinuousClock.now < deadline else { return .waiting(until: time) }
-        // In the app, a batch waits for a pause in the user's keys.
+        // In the app, a batch waits for a pause in the user's keys, and so does the checkpoint
+        // the last batch's commit left.
         Courtesy.pause()
+        try outbox.checkpointIfDue()
         let size = limit.withLock { $0 }
         let batch = try outbox.batch(for: name, limit: size, bytes: kind.limits.bytes)
         guard !batch.isEmpty else {

@@ -146,6 +146,12 @@ public final class StateDatabase: Sendable {
     }
   }
 
+  /// Checkpoints the WAL when a background thread's commit left it for later: call it between
+  /// two units of background work, after `Courtesy.pause()`.
+  public func checkpointIfDue() throws {
+    try writer.run { $0.checkpointIfDue() }
+  }
+
   /// Whether the calling thread is inside `transaction` (or another write).
   var isWritingOnCurrentThread: Bool { writer.isHeldByCurrentThread }
 

@@ -33,4 +33,54 @@ import Testing
     for _ in 0..<50 { _ = try connection.rows("SELECT 1") { $0.integer(0) } }
     #expect(ctfo_yields() == before)
   }
+
+  /// A checkpoint runs 2–5 ms with no yield point: a background thread's commit that passes
+  /// SQLite's threshold of 1,000 WAL frames leaves it for `checkpointIfDue` (called after a
+  /// pause in the keys), unless the WAL passes 4,000 frames; any other thread's commit
+  /// checkpoints at once.
+  @Test(arguments: [true, false])
+  func aBackgroundCommitLeavesItsCheckpointForAPause(background: Bool) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-ckpt-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("db.sqlite").path
+    let size: @Sendable () -> Int = {
+      (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+    let sizes = try await withCheckedThrowingContinuation {
+      (done: CheckedContinuation<[Int], any Error>) in
+      Thread {
+        if background { ctfo_become_background(0, 1_000_000_000) }
+        do {
+          let connection = try Connection(path: path, role: .writer)
+          try connection.execute("PRAGMA journal_mode = WAL")
+          try connection.run("CREATE TABLE t (x BLOB)")
+          // 100 pages a transaction: the eleventh commit passes 1,000 frames.
+          func commit(_ transactions: Int) throws {
+            for _ in 0..<transactions {
+              try connection.transaction(immediate: true) {
+                for _ in 0..<100 { try connection.run("INSERT INTO t VALUES (zeroblob(4000))") }
+              }
+            }
+          }
+          try commit(12)
+          let afterTheThreshold = size()
+          connection.checkpointIfDue()
+          let afterThePause = size()
+          try commit(42)
+          done.resume(returning: [afterTheThreshold, afterThePause, size()])
+        } catch {
+          done.resume(throwing: error)
+        }
+      }.start()
+    }
+    if background {
+      #expect(sizes[0] < 100_000, "the pages wait in the WAL: \(sizes)")
+    } else {
+      #expect(sizes[0] > 4_000_000, "checkpointed by the commit: \(sizes)")
+    }
+    #expect(sizes[1] > 4_000_000, "checkpointed by then: \(sizes)")
+    // Past 4,000 frames even a background commit checkpoints.
+    #expect(sizes[2] > 20_000_000, "\(sizes)")
+  }
 }

@@ -51,8 +51,11 @@ public final class LoopbackPeer: @unchecked Sendable {
     } else {
       release.wait()
     }
-    close(connection)
+    // The listener first: a client that sees this connection end may connect again at once,
+    // and must then find nothing listening (a connection queued on a listener about to close
+    // is reset instead of refused).
     close(listener)
+    close(connection)
   }
 
   /// Whether `bytes` hold a head and the body its Content-Length promises.

@@ -21,6 +21,14 @@ struct LiveCards {
   var cards: [CardKey: Card] = [:]
   /// Cards of the feed's own source that a live source removed (bounded by that source).
   var goneFromBase: Set<String> = []
+
+  /// Room for `more` cards in the two maps, made at once: grown a batch at a time, they were
+  /// rehashed (with every card they held) under the feed's lock, in stretches of 1–4 ms with
+  /// no yield point during a pull of 10,000 cards.
+  mutating func reserve(_ more: Int) {
+    keys.reserveCapacity(keys.count + more)
+    cards.reserveCapacity(cards.count + more)
+  }
 }
 
 /// What live changes did since the app last looked (`Feed.takeNews`).
@@ -100,6 +108,8 @@ extension Feed {
         let index = index - removed.count
         return (index < updated.count ? updated[index] : added[index - updated.count], false)
       }
+      Courtesy.pause()
+      state.withLock { s in s.live.reserve(added.count) }
       var start = 0
       repeat {
         let batch = (start..<min(start + Self.applyBatch, count)).lazy.map(step)

@@ -26,6 +26,12 @@ public struct Outbox: Sendable {
     self.database = database
   }
 
+  /// The WAL checkpoint a background flush's commits left for a pause in the keys
+  /// (`StateDatabase.checkpointIfDue`).
+  public func checkpointIfDue() throws {
+    try database.checkpointIfDue()
+  }
+
   /// What every event says of the program that recorded it (the `Identify` event's
   /// properties).
   public struct Context: Sendable, Hashable {

@@ -140,10 +140,20 @@ public struct ServerStore: Sendable {
     applied.cards = accepted.count
     var removedKeys: [String: CardKey] = [:]
     if pull.full {
-      let held = Set(accepted.map(\.id))
-      let stale = try storedIDs().filter { !held.contains($0) }
+      // A yield point a card: built in one go, the set of 10,000 ids and the filter held the
+      // CPU 1.5 ms.
+      var held = Set<String>(minimumCapacity: accepted.count)
+      for card in accepted {
+        held.insert(card.id)
+        Courtesy.yieldPoint()
+      }
+      let stale = try storedIDs().filter {
+        Courtesy.yieldPoint()
+        return !held.contains($0)
+      }
       for chunk in stale.chunks(of: Self.applyChunk) {
         Courtesy.pause()
+        try database.checkpointIfDue()
         let keys = try database.writeWithoutWaitingForTheDisk { db in
           let deck = try Self.serverDeck(db)
           return try Self.remove(Array(chunk), deck: deck, keeping: keepOrdinals, db).keys
@@ -151,8 +161,11 @@ public struct ServerStore: Sendable {
         removedKeys.merge(keys) { _, new in new }
       }
     }
+    // Grown 200 cards at a time, the array was copied whole, up to 10,000 cards at once.
+    if keepOrdinals { applied.changed.reserveCapacity(accepted.count) }
     for chunk in accepted.chunks(of: Self.applyChunk) {
       Courtesy.pause()
+      try database.checkpointIfDue()
       let (keys, changed) = try database.writeWithoutWaitingForTheDisk { db in
         let deck = try Self.serverDeck(db)
         var book = try OrdinalBook(db)
@@ -173,6 +186,8 @@ public struct ServerStore: Sendable {
         applied.changed += changed
       }
     }
+    Courtesy.pause()
+    try database.checkpointIfDue()
     var result = try database.write { db in
       let deck = try Self.serverDeck(db)
       try Self.mergeTypes(pull.types, full: pull.full, deck: deck, db)
