@@ -180,7 +180,7 @@ public final class StateDatabase: Sendable {
   private static func makeFolders(to path: String) throws {
     var folder = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/").dropLast() {
-      folder += "/" + part
+      folder += "/" + String(part)  // String + Substring is generic: a conformance scan
       guard mkdir(folder, 0o755) != 0, errno != EEXIST else { continue }
       throw StoreError.file(path: folder, reason: String(cString: strerror(errno)))
     }
