@@ -57,5 +57,8 @@ import Testing
     ] as [([String: String], TruncationMark)])
   func markDecidedFromTheEnvironment(_ environment: [String: String], _ mark: TruncationMark) {
     #expect(TruncationMark(environment: environment) == mark)
+    // `ctfo` hands it only these variables.
+    let listed = environment.filter { TruncationMark.variables.contains($0.key) }
+    #expect(TruncationMark(environment: listed) == mark)
   }
 }

@@ -14,6 +14,9 @@ public enum TruncationMark: String, Sendable, Hashable {
   /// The mark as text.
   public var text: String { rawValue }
 
+  /// The environment variables the mark depends on.
+  public static let variables = ["CTFO_ASCII", "LC_ALL", "LC_CTYPE", "LANG"]
+
   /// The mark for the given environment variables: `.ascii` when `CTFO_ASCII` is set to anything
   /// but "0", or when the character-type locale (the first non-empty of `LC_ALL`, `LC_CTYPE`,
   /// `LANG`) is Japanese, Chinese or Korean; `CTFO_ASCII=0` keeps "…" in those too.
