@@ -1,5 +1,4 @@
 import FeedCore
-import FeedPipeline
 import HTTP
 import ServerAPI
 import Store
@@ -144,8 +143,7 @@ public final class SinkDelivery: Sendable {
         guard ContinuousClock.now < deadline else { return .waiting(until: time) }
         // In the app, a batch waits for a pause in the user's keys, and so does the checkpoint
         // the last batch's commit left.
-        Courtesy.pause()
-        try outbox.checkpointIfDue()
+        try outbox.pause()
         let size = limit.withLock { $0 }
         let batch = try outbox.batch(for: name, limit: size, bytes: kind.limits.bytes)
         guard !batch.isEmpty else {

@@ -4,10 +4,11 @@ import CCourtesy
 ///
 /// The app's background threads (pulls, analytics) call `becomeBackground` once: they then run
 /// at a raised nice value and give the CPU up every `quantum` at their yield points (every
-/// step of a SQLite statement, and every 1,000 instructions of a long one, has them). Between two units of their work (a batch of events, a chunk of
-/// a pull) they call `pause`, which waits while the user's keys come, so that a key does not
-/// find the CPU, the disk or the server busy with work that can wait. The UI thread and every
-/// command never yield and never wait.
+/// step of a SQLite statement, and every 1,000 instructions of a long one, has them). Between
+/// two units of their work (a batch of events, a chunk of a pull) they call `pause`, or
+/// `StateDatabase.pause` where they write, which waits while the user's keys come, so that a
+/// key does not find the CPU, the disk or the server busy with work that can wait. The UI
+/// thread and every command never yield and never wait.
 ///
 ///     Courtesy.becomeBackground()     // once, on the background thread
 ///     for chunk in chunks { Courtesy.pause(); apply(chunk) }

@@ -1,3 +1,4 @@
+import FeedPipeline
 import SQL
 import Synchronization
 
@@ -146,9 +147,10 @@ public final class StateDatabase: Sendable {
     }
   }
 
-  /// Checkpoints the WAL when a background thread's commit left it for later: call it between
-  /// two units of background work, after `Courtesy.pause()`.
-  public func checkpointIfDue() throws {
+  /// Between two units of background work that writes here: waits for a pause in the user's
+  /// keys (`Courtesy.pause`), then runs the WAL checkpoint a background commit left for it.
+  public func pause() throws {
+    Courtesy.pause()
     try writer.run { $0.checkpointIfDue() }
   }
 

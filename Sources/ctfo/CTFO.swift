@@ -50,9 +50,10 @@ struct CTFO: ParsableCommand {
 
   /// Runs the command; a `CLIError` is one line on stderr and its exit status.
   static func main() {
-    suggestCommand(for: Array(CommandLine.arguments.dropFirst()))
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    suggestCommand(for: arguments)
     do {
-      var command = try parseSkippingTheCompletionProbe(Array(CommandLine.arguments.dropFirst()))
+      var command = try parseSkippingTheCompletionProbe(arguments)
       try command.run()
     } catch let error as CLIError {
       Output.warn("ctfo: " + error.description)

@@ -8,21 +8,13 @@ import Testing
 /// chunk of short upserts held the CPU 6 ms without one.
 @Suite struct YieldPointTests {
   @Test func aBackgroundThreadYieldsAtEachStepOfShortStatements() async throws {
-    let (yields, statements) = try await withCheckedThrowingContinuation {
-      (done: CheckedContinuation<(Int64, Int64), any Error>) in
-      Thread {
-        // A quantum of 1 ns: every yield point yields.
-        ctfo_become_background(10, 1)
-        do {
-          let connection = try Connection(path: ":memory:", role: .writer)
-          try connection.run("CREATE TABLE t (x INTEGER)")
-          let before = ctfo_yields()
-          for i in 0..<200 { try connection.run("INSERT INTO t VALUES (?)", [.integer(Int64(i))]) }
-          done.resume(returning: (ctfo_yields() - before, 200))
-        } catch {
-          done.resume(throwing: error)
-        }
-      }.start()
+    // A quantum of 1 ns: every yield point yields.
+    let (yields, statements) = try await onThread(background: (niceness: 10, quantum: 1)) {
+      let connection = try Connection(path: ":memory:", role: .writer)
+      try connection.run("CREATE TABLE t (x INTEGER)")
+      let before = ctfo_yields()
+      for i in 0..<200 { try connection.run("INSERT INTO t VALUES (?)", [.integer(Int64(i))]) }
+      return (ctfo_yields() - before, Int64(200))
     }
     #expect(yields >= statements, "\(yields) yields for \(statements) statements")
   }
@@ -47,32 +39,24 @@ import Testing
     let size: @Sendable () -> Int = {
       (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
-    let sizes = try await withCheckedThrowingContinuation {
-      (done: CheckedContinuation<[Int], any Error>) in
-      Thread {
-        if background { ctfo_become_background(0, 1_000_000_000) }
-        do {
-          let connection = try Connection(path: path, role: .writer)
-          try connection.execute("PRAGMA journal_mode = WAL")
-          try connection.run("CREATE TABLE t (x BLOB)")
-          // 100 pages a transaction: the eleventh commit passes 1,000 frames.
-          func commit(_ transactions: Int) throws {
-            for _ in 0..<transactions {
-              try connection.transaction(immediate: true) {
-                for _ in 0..<100 { try connection.run("INSERT INTO t VALUES (zeroblob(4000))") }
-              }
-            }
+    let sizes = try await onThread(background: background ? (0, 1_000_000_000) : nil) {
+      let connection = try Connection(path: path, role: .writer)
+      try connection.execute("PRAGMA journal_mode = WAL")
+      try connection.run("CREATE TABLE t (x BLOB)")
+      // 100 pages a transaction: the eleventh commit passes 1,000 frames.
+      func commit(_ transactions: Int) throws {
+        for _ in 0..<transactions {
+          try connection.transaction(immediate: true) {
+            for _ in 0..<100 { try connection.run("INSERT INTO t VALUES (zeroblob(4000))") }
           }
-          try commit(12)
-          let afterTheThreshold = size()
-          connection.checkpointIfDue()
-          let afterThePause = size()
-          try commit(42)
-          done.resume(returning: [afterTheThreshold, afterThePause, size()])
-        } catch {
-          done.resume(throwing: error)
         }
-      }.start()
+      }
+      try commit(12)
+      let afterTheThreshold = size()
+      connection.checkpointIfDue()
+      let afterThePause = size()
+      try commit(42)
+      return [afterTheThreshold, afterThePause, size()]
     }
     if background {
       #expect(sizes[0] < 100_000, "the pages wait in the WAL: \(sizes)")
@@ -82,5 +66,19 @@ import Testing
     #expect(sizes[1] > 4_000_000, "checkpointed by then: \(sizes)")
     // Past 4,000 frames even a background commit checkpoints.
     #expect(sizes[2] > 20_000_000, "\(sizes)")
+  }
+
+  /// Runs `body` on a thread of its own (a background one with `background`'s niceness and
+  /// quantum in ns, when given): Courtesy's state is the thread's, so no test's pool thread
+  /// keeps it.
+  private func onThread<T: Sendable>(
+    background: (niceness: Int32, quantum: Int64)?, _ body: @escaping @Sendable () throws -> T
+  ) async throws -> T {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+      Thread {
+        if let background { ctfo_become_background(background.niceness, background.quantum) }
+        done.resume(with: Result { try body() })
+      }.start()
+    }
   }
 }

@@ -108,8 +108,6 @@ extension Feed {
         let index = index - removed.count
         return (index < updated.count ? updated[index] : added[index - updated.count], false)
       }
-      Courtesy.pause()
-      state.withLock { s in s.live.reserve(added.count) }
       var start = 0
       repeat {
         let batch = (start..<min(start + Self.applyBatch, count)).lazy.map(step)
@@ -117,6 +115,7 @@ extension Feed {
         Courtesy.pause()
         let (handoffs, effects) = state.withLock { s in
           var effects: [FeedEffect] = []
+          if start == 0 { s.live.reserve(added.count) }
           if start == 0, !types.isEmpty {
             for type in types { s.metadata[type.name] = type }
             s.news.typesChanged = true

@@ -26,10 +26,10 @@ public struct Outbox: Sendable {
     self.database = database
   }
 
-  /// The WAL checkpoint a background flush's commits left for a pause in the keys
-  /// (`StateDatabase.checkpointIfDue`).
-  public func checkpointIfDue() throws {
-    try database.checkpointIfDue()
+  /// Between two batches of a flush: a pause in the user's keys, then the WAL checkpoint the
+  /// last batch's commit left for it (`StateDatabase.pause`).
+  public func pause() throws {
+    try database.pause()
   }
 
   /// What every event says of the program that recorded it (the `Identify` event's

@@ -152,8 +152,7 @@ public struct ServerStore: Sendable {
         return !held.contains($0)
       }
       for chunk in stale.chunks(of: Self.applyChunk) {
-        Courtesy.pause()
-        try database.checkpointIfDue()
+        try database.pause()
         let keys = try database.writeWithoutWaitingForTheDisk { db in
           let deck = try Self.serverDeck(db)
           return try Self.remove(Array(chunk), deck: deck, keeping: keepOrdinals, db).keys
@@ -164,8 +163,7 @@ public struct ServerStore: Sendable {
     // Grown 200 cards at a time, the array was copied whole, up to 10,000 cards at once.
     if keepOrdinals { applied.changed.reserveCapacity(accepted.count) }
     for chunk in accepted.chunks(of: Self.applyChunk) {
-      Courtesy.pause()
-      try database.checkpointIfDue()
+      try database.pause()
       let (keys, changed) = try database.writeWithoutWaitingForTheDisk { db in
         let deck = try Self.serverDeck(db)
         var book = try OrdinalBook(db)
@@ -186,8 +184,7 @@ public struct ServerStore: Sendable {
         applied.changed += changed
       }
     }
-    Courtesy.pause()
-    try database.checkpointIfDue()
+    try database.pause()
     var result = try database.write { db in
       let deck = try Self.serverDeck(db)
       try Self.mergeTypes(pull.types, full: pull.full, deck: deck, db)
