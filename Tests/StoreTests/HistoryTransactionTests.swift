@@ -48,6 +48,18 @@ import Testing
     #expect(written.map(\.index) == [0, 1])
     #expect(try home.state.history(limit: 10).map(\.index) == [1, 0])
   }
+
+  /// `ctfo next` records its cards with a commit that does not wait for the disk; the
+  /// writer's own commits (a swipe's) go on waiting for it, alone or in a transaction.
+  @Test func theWritersOtherCommitsStillWaitForTheDisk() throws {
+    let home = try TestHome()
+    let card = Card(id: "a1", type: "fact", body: "B")
+    _ = try home.state.appendShown([card], time: 1)
+    #expect(try home.database.pragma("synchronous") == "2")
+    _ = try home.database.transaction { try home.state.appendShown([card], time: 2) }
+    #expect(try home.database.pragma("synchronous") == "2")
+    #expect(try home.state.history(limit: 10).map(\.index) == [1, 0])
+  }
 }
 
 @Suite struct ReaderConnectionTests {

@@ -118,9 +118,17 @@ public struct StateStore: Sendable {
 
   /// Appends a history row for each card, shown at `time`, in one transaction (or the
   /// caller's `StateDatabase.transaction`, with the deal's reads): `ctfo next`.
+  ///
+  /// The commit does not wait for the disk: a power cut in the next moments may forget that
+  /// these cards were printed, and a later `ctfo next` may then print one again, which is
+  /// all the row is for. Waiting was two `fdatasync`s and a directory sync, half of a
+  /// `ctfo next -n 1` (DECISIONS.md, "Start-up"). A crash of the process loses nothing, and
+  /// the next durable commit (a swipe in the app) makes these rows durable with it.
   public func appendShown(_ cards: [Card], time: Double) throws -> [HistoryEntry] {
     let shown = cards.map { ShownRecord($0, shownAt: time) }
-    return zip(shown, try append(shown)).map { $0.entry(at: $1) }
+    let change = StateChange(shown: shown, time: 0)
+    let indices = try database.writeWithoutWaitingForTheDisk { db in try write(change, db) }
+    return zip(shown, indices).map { $0.entry(at: $1) }
   }
 
   // MARK: Undo
@@ -169,20 +177,23 @@ public struct StateStore: Sendable {
   /// history indices its shown cards got, in order: one past the newest row at commit time.
   @discardableResult
   public func apply(_ change: StateChange) throws -> [Int] {
-    try database.write { db in
-      for effect in change.effects { try Self.write(effect, time: change.time, db) }
-      let indices = try Self.insert(change.shown, db)
-      if let queue = change.returning { try Self.replace(queue, db) }
-      for (type, enabled) in change.enabled {
-        let sql =
-          enabled
-          ? "DELETE FROM disabled_types WHERE name = ?"
-          : "INSERT OR IGNORE INTO disabled_types (name) VALUES (?)"
-        try db.run(sql, [.text(type)])
-      }
-      if let analytics { try Self.record(change, context: analytics, db) }
-      return indices
+    try database.write { db in try write(change, db) }
+  }
+
+  /// The rows of `change`, in the caller's transaction.
+  private func write(_ change: StateChange, _ db: Connection) throws -> [Int] {
+    for effect in change.effects { try Self.write(effect, time: change.time, db) }
+    let indices = try Self.insert(change.shown, db)
+    if let queue = change.returning { try Self.replace(queue, db) }
+    for (type, enabled) in change.enabled {
+      let sql =
+        enabled
+        ? "DELETE FROM disabled_types WHERE name = ?"
+        : "INSERT OR IGNORE INTO disabled_types (name) VALUES (?)"
+      try db.run(sql, [.text(type)])
     }
+    if let analytics { try Self.record(change, context: analytics, db) }
+    return indices
   }
 
   /// The change's events, then one for each swipe it makes final and each type it turns on
