@@ -47,6 +47,9 @@ echo "== start: 'ctfo next -n 1', 'ctfo types', 'ctfo history -n 5' beside fortu
 hyperfine -N --warmup 20 --runs 200 --style basic \
   "$ctfo next -n 1 --width 60 --height 12" "$ctfo types" "$ctfo history -n 5" \
   "/usr/games/fortune" 2>&1 | grep -E "Benchmark|Time|±|faster|slower|^ +[0-9.]+ ± "
+echo "the same in turn, round after round (300 rounds; the machine's drift falls on all alike):"
+python3 bench/alternate.py 300 "$ctfo next -n 1 --width 60 --height 12" "$ctfo types" \
+  "$ctfo history -n 5" /usr/games/fortune
 strip -o "$work/ctfo-stripped" "$ctfo"
 echo "== size (goal <= 30 MB): built $(stat -c %s "$ctfo" | awk '{printf "%.1f MB", $1 / 1e6}') with debug info," \
   "installed (stripped by make install) $(stat -c %s "$work/ctfo-stripped" | awk '{printf "%.1f MB", $1 / 1e6}')"

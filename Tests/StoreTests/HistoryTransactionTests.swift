@@ -125,6 +125,12 @@ import Testing
     try run(1)
     let small = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0
     #expect(small > 0 && small <= 64 * 4_120, "a short run's frames stay in the WAL")
+    // A run that only reads (`ctfo types`) leaves them too: no checkpoint, with its syncs.
+    do {
+      let database = try StateDatabase(path: path, oneConnection: true)
+      #expect(try StateStore(database: database).historyCount() == 1)
+    }
+    #expect(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int == small)
     try run(20_000)
     #expect(!FileManager.default.fileExists(atPath: wal), "a large batch is checkpointed at close")
     let database = try StateDatabase(path: path)
