@@ -24,6 +24,7 @@ import argparse
 import fcntl
 import json
 import os
+import random
 import shutil
 import pty
 import re
@@ -60,7 +61,10 @@ def parse_arguments():
                         help="ms between two early swipes (0: each as soon as the last frame is"
                         " drawn, as fast as a key held down; 250: a quick reader), so that the"
                         " background work runs in the pauses")
-    parser.add_argument("--template-home", help="a CTFO_HOME copied afresh for each launch")
+    parser.add_argument("--template-home", action="append",
+                        help="a CTFO_HOME copied afresh for each launch; given more than once,"
+                        " the launches take the homes in turn and each home gets its own"
+                        " summary, with the difference of its p99 from the first home's")
     parser.add_argument("--stream", type=int, default=0,
                         help="card updates a second piped into `ctfo --deck -` while swiping (a"
                         " pool of --stream-cards ids sent again and again with new bodies);"
@@ -234,19 +238,37 @@ def summary(name, samples):
         milliseconds(p99), milliseconds(samples[-1]))
 
 
+def percentile(samples, fraction):
+    samples = sorted(samples)
+    return samples[min(len(samples) - 1, int(round(fraction * (len(samples) - 1))))]
+
+
+def p99_difference(first, other, rounds=2000):
+    """The 95 % bootstrap interval of p99(other) - p99(first), in seconds: a difference the
+    machine's noise could give lies inside it."""
+    generator = random.Random(1)
+    differences = sorted(
+        percentile(generator.choices(other, k=len(other)), 0.99)
+        - percentile(generator.choices(first, k=len(first)), 0.99) for _ in range(rounds))
+    return differences[int(0.025 * rounds)], differences[int(0.975 * rounds)]
+
+
 def early_swipes(args, argv, env, markers):
-    """Key-to-frame of swipes sent right after the first card, over fresh launches."""
-    frames = []
-    for _ in range(args.launches):
+    """Key-to-frame of swipes sent right after the first card, over fresh launches; with several
+    template homes, the launches take them in turn, so that the machine's drift falls on all."""
+    templates = args.template_home
+    frames = {template: [] for template in templates}
+    for launch in range(args.launches * len(templates)):
+        template = templates[launch % len(templates)]
         home = tempfile.mkdtemp(prefix="ctfo-pty-early-")
         shutil.rmtree(home)
-        shutil.copytree(args.template_home, home)
+        shutil.copytree(template, home)
         app = Terminal(argv, dict(env, CTFO_HOME=home))
         try:
             app.wait_for(markers)
             app.quiet(args.gap)
             for _ in range(args.early_swipes):
-                frames.append(app.swipe(args.gap, args.gap)[1])
+                frames[template].append(app.swipe(args.gap, args.gap)[1])
                 app.drain(args.swipe_pause / 1000)
         finally:
             app.quit()
@@ -254,7 +276,18 @@ def early_swipes(args, argv, env, markers):
     name = "early swipe key-to-frame"
     if args.swipe_pause:
         name += ", a swipe every %g ms" % args.swipe_pause
-    print(summary(name, frames))
+    if len(templates) == 1:
+        print(summary(name, frames[templates[0]]))
+        return
+    first = templates[0]
+    for template in templates:
+        label = os.path.basename(template.rstrip("/"))
+        line = summary("%s [%s]" % (name, label), frames[template])
+        if template != first:
+            low, high = p99_difference(frames[first], frames[template])
+            line += "; p99 minus %s's: 95 %% interval %+.2f to %+.2f ms" % (
+                os.path.basename(first.rstrip("/")), low * 1000, high * 1000)
+        print(line)
 
 
 def stream(args, argv, env, markers):
