@@ -121,8 +121,8 @@ public struct StateStore: Sendable {
   ///
   /// The commit does not wait for the disk: a power cut in the next moments may forget that
   /// these cards were printed, and a later `ctfo next` may then print one again, which is
-  /// all the row is for. Waiting was two `fdatasync`s and a directory sync, half of a
-  /// `ctfo next -n 1` (DECISIONS.md, "Start-up"). A crash of the process loses nothing, and
+  /// all the row is for. Waiting was an `fdatasync` and a sync of the folder, about 1 ms of a
+  /// `ctfo next -n 1` (DECISIONS.md, 2026-11-26). A crash of the process loses nothing, and
   /// the next durable commit (a swipe in the app) makes these rows durable with it.
   public func appendShown(_ cards: [Card], time: Double) throws -> [HistoryEntry] {
     let shown = cards.map { ShownRecord($0, shownAt: time) }
