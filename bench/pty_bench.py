@@ -229,18 +229,16 @@ def milliseconds(seconds):
     return "%.2f ms" % (seconds * 1000)
 
 
-def summary(name, samples):
-    samples = sorted(samples)
-    p95 = samples[min(len(samples) - 1, int(round(0.95 * (len(samples) - 1))))]
-    p99 = samples[min(len(samples) - 1, int(round(0.99 * (len(samples) - 1))))]
-    return "%s (N=%d): median %s, p95 %s, p99 %s, max %s" % (
-        name, len(samples), milliseconds(statistics.median(samples)), milliseconds(p95),
-        milliseconds(p99), milliseconds(samples[-1]))
-
-
 def percentile(samples, fraction):
     samples = sorted(samples)
     return samples[min(len(samples) - 1, int(round(fraction * (len(samples) - 1))))]
+
+
+def summary(name, samples):
+    return "%s (N=%d): median %s, p95 %s, p99 %s, max %s" % (
+        name, len(samples), milliseconds(statistics.median(samples)),
+        milliseconds(percentile(samples, 0.95)), milliseconds(percentile(samples, 0.99)),
+        milliseconds(max(samples)))
 
 
 def p99_difference(first, other, rounds=2000):

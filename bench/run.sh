@@ -121,13 +121,11 @@ hyperfine -N --warmup 1 --runs 10 --style basic \
   --prepare "sh -c 'rm -rf $work/client && cp -r $work/client-template $work/client'" \
   "env CTFO_HOME=$work/client $ctfo pull" 2>&1 | grep -E "Time|±"
 echo "swipes while the launch pull of 10,000 cards applies, against the same without a server"
-echo "(30 launches, 20 swipes at once after the first card; goal: p99 unchanged)"
+echo "(30 launches of each in turn, 20 swipes at once after the first card; goal: p99 unchanged)"
 mkdir -p "$work/offline-template"
 CTFO_HOME=$work/offline-template "$ctfo" next -n 1 >/dev/null
 python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
-  --template-home "$work/offline-template" | sed 's/^/without a server: /'
-python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
-  --template-home "$work/client-template" | sed 's/^/pulling 10,000 cards: /'
+  --template-home "$work/offline-template" --template-home "$work/client-template"
 # Paced swipes, so that the background work runs between them (it waits for a pause in the
 # keys: DECISIONS.md, "Background work yields to the user"), against the same without a server.
 # The server stands in for another machine: on two cores it would otherwise take the app's CPU,
@@ -154,7 +152,7 @@ curl -sf -X PUT "$slow/_test/faults" -d '{"rules":[{"path":"/v1/pull","delayMs":
 cp -r "$work/offline-template" "$work/slow-template"
 echo "server = \"$slow\"" >"$work/slow-template/config.toml"
 python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
-  --template-home "$work/slow-template" | sed 's/^/a pull held 10 s: /'
+  --template-home "$work/offline-template" --template-home "$work/slow-template"
 
 echo "== analytics: events recorded per second, and a flush of 100,000 queued events to the server"
 echo "(goals: <= 50 requests, peak RSS + < 30 MB)"
@@ -172,6 +170,7 @@ echo "swipes while the app flushes 100,000 queued events at launch, against the 
 cp -r "$work/offline-template" "$work/queued-template"
 echo "server = \"$events\"" >"$work/queued-template/config.toml"
 "$bench" analytics "$events" "$work/queued-template/state.sqlite" 100000 queue-only | sed 's/^/template: /'
+echo "(30 launches of each in turn, 20 swipes at once after the first card)"
 python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
-  --template-home "$work/queued-template" | sed 's/^/flushing 100,000 events: /'
+  --template-home "$work/offline-template" --template-home "$work/queued-template"
 paced_swipes "$events_pid" 25 16 queued-template

@@ -127,7 +127,7 @@ public struct StateStore: Sendable {
   public func appendShown(_ cards: [Card], time: Double) throws -> [HistoryEntry] {
     let shown = cards.map { ShownRecord($0, shownAt: time) }
     let change = StateChange(shown: shown, time: 0)
-    let indices = try database.writeWithoutWaitingForTheDisk { db in try write(change, db) }
+    let indices = try database.writeWithoutWaitingForTheDisk { db in try writeRows(of: change, db) }
     return zip(shown, indices).map { $0.entry(at: $1) }
   }
 
@@ -177,11 +177,11 @@ public struct StateStore: Sendable {
   /// history indices its shown cards got, in order: one past the newest row at commit time.
   @discardableResult
   public func apply(_ change: StateChange) throws -> [Int] {
-    try database.write { db in try write(change, db) }
+    try database.write { db in try writeRows(of: change, db) }
   }
 
   /// The rows of `change`, in the caller's transaction.
-  private func write(_ change: StateChange, _ db: Connection) throws -> [Int] {
+  private func writeRows(of change: StateChange, _ db: Connection) throws -> [Int] {
     for effect in change.effects { try Self.write(effect, time: change.time, db) }
     let indices = try Self.insert(change.shown, db)
     if let queue = change.returning { try Self.replace(queue, db) }
