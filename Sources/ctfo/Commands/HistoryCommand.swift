@@ -10,7 +10,9 @@ struct HistoryCommand: ParsableCommand {
     commandName: "history", abstract: "List the cards shown, newest first.")
 
   @OptionGroup var global: GlobalOptions
-  @Option(name: .short, parsing: .unconditional, help: "How many entries.") var n = 20
+  // No default value of its own: see `Next.n`.
+  @Option(name: .short, parsing: .unconditional, help: "How many entries (default 20).")
+  var n: Int?
 
   @Flag(name: .long, help: "One JSON object per entry and line.") var json = false
   @Option(
@@ -20,8 +22,11 @@ struct HistoryCommand: ParsableCommand {
       valueName: "TEXT"))
   var search: String?
 
+  /// How many entries: `-n`, else 20.
+  private var limit: Int { n ?? 20 }
+
   func validate() throws {
-    guard n >= 0 else { throw ValidationError("-n must be 0 or more") }
+    guard limit >= 0 else { throw ValidationError("-n must be 0 or more") }
     guard (search?.count ?? 0) <= HistoryBrowser.maxSearchLength else {
       throw ValidationError("--search takes at most \(HistoryBrowser.maxSearchLength) characters")
     }
@@ -31,8 +36,8 @@ struct HistoryCommand: ParsableCommand {
     let launch = try Launch(global.values, syncDecks: false)
     var out = StandardOutput()
     let entries =
-      try search.map { try launch.state.history(limit: n, matching: $0) }
-      ?? launch.state.history(limit: n)
+      try search.map { try launch.state.history(limit: limit, matching: $0) }
+      ?? launch.state.history(limit: limit)
     for entry in entries {
       let number = entry.index + 1
       let time = Timestamp.iso8601(entry.shownAt)

@@ -28,8 +28,12 @@ struct Next: ParsableCommand {
       """)
 
   @OptionGroup var global: GlobalOptions
-  // Unconditional: `-n -1` is a bad count, not a missing value.
-  @Option(name: .short, parsing: .unconditional, help: "How many cards.") var n = 1
+  // Unconditional: `-n -1` is a bad count, not a missing value. An optional without a default,
+  // as every other count: a default value of its own type costs ArgumentParser's start-up
+  // four of the runtime's conformance look-ups (its description, and `Option<Int>` beside
+  // `Option<Int?>`), each a scan of every conformance record of the binary.
+  @Option(name: .short, parsing: .unconditional, help: "How many cards (default 1).")
+  var n: Int?
   @Option(name: .long, help: "Columns of the text area.") var width: Int?
   @Option(name: .long, help: "Lines of the text area.") var height: Int?
   @Flag(name: .long, help: "One JSON object per card and line.") var json = false
@@ -40,8 +44,11 @@ struct Next: ParsableCommand {
   @Flag(name: .short, help: "Only long cards (more than 160 characters), as fortune -l.")
   var l = false
 
+  /// How many cards: `-n`, else one.
+  private var count: Int { n ?? 1 }
+
   func validate() throws {
-    guard n >= 0 else { throw ValidationError("-n must be 0 or more") }
+    guard count >= 0 else { throw ValidationError("-n must be 0 or more") }
     if let width, width < 1 { throw ValidationError("--width must be at least 1") }
     if let height, height < 1 { throw ValidationError("--height must be at least 1") }
     if s && l { throw ValidationError("-s and -l cannot be given together") }
@@ -50,7 +57,7 @@ struct Next: ParsableCommand {
   func run() throws {
     let launch = try Launch(global.values)
     let request = NextRequest(
-      globals: global.values, count: n, width: width, height: height, json: json,
+      globals: global.values, count: count, width: width, height: height, json: json,
       reveal: reveal, length: s ? .short : l ? .long : nil, mark: launch.mark)
     let lookahead = launch.configuration.lookahead
     let (catalog, enabled) = try launch.types()
@@ -60,7 +67,7 @@ struct Next: ParsableCommand {
     // to die of: history then records exactly the cards that were printed.
     signal(SIGPIPE, SIG_IGN)
     let state = launch.state
-    if n <= NextRequest.serialLimit {
+    if count <= NextRequest.serialLimit {
       // Dealt on this thread, no task started.
       let cards = try launch.database.snapshot {
         try request.dealSerially(

@@ -14,12 +14,14 @@ struct Pull: ParsableCommand {
       """)
 
   @OptionGroup var global: GlobalOptions
+  // No default value of its own: see `Next.n`.
   @Option(name: .long, help: "Seconds to wait for the server (default 10).")
-  var timeout: Int = 10
+  var timeout: Int?
 
   func run() throws {
-    guard (1...600).contains(timeout) else {
-      throw CLIError("--timeout must be from 1 to 600 seconds (got \(timeout))", exitCode: 64)
+    let seconds = timeout ?? 10
+    guard (1...600).contains(seconds) else {
+      throw CLIError("--timeout must be from 1 to 600 seconds (got \(seconds))", exitCode: 64)
     }
     let launch = try Launch(global.values, syncDecks: false)
     guard let pull = ServerPull(configuration: launch.configuration, database: launch.database)
@@ -29,7 +31,7 @@ struct Pull: ParsableCommand {
         exitCode: CLIError.configExit)
     }
     var out = StandardOutput()
-    switch pull.run(deadline: .now + .seconds(timeout)) {
+    switch pull.run(deadline: .now + .seconds(seconds)) {
     case .unchanged: out.line("\(pull.endpoint): up to date")
     case .applied(let applied):
       out.line(
