@@ -141,6 +141,14 @@ paced_swipes() {
   taskset -a -p -c 0,1 "$1" >/dev/null
 }
 paced_swipes "$server_pid" 40 10 client-template
+# The same with the app free to use both cores, as it would be beside a server on another
+# machine: its pull's thread then need not share the UI thread's core (the server stays on
+# CPU 1, where it is idle once the pull's answer is sent).
+echo "(the same, 40 launches of each in turn, 10 swipes, one every 250 ms; server on CPU 1, app and driver on either core)"
+taskset -a -p -c 1 "$server_pid" >/dev/null
+python3 bench/pty_bench.py "$ctfo" --launches 40 --early-swipes 10 --swipe-pause 250 \
+  --template-home "$work/offline-template" --template-home "$work/client-template"
+taskset -a -p -c 0,1 "$server_pid" >/dev/null
 echo "swipes while a pull is held 10 s by the server (fault switch), against the same without a server"
 "$server" --port 0 --data "$work/slow-data" --deck "$work/server.jsonl" --test-faults \
   >"$work/slow.out" 2>"$work/slow.log" &
