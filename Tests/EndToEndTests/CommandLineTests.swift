@@ -63,6 +63,25 @@ import Testing
     #expect(history.map { $0["index"] as! Int } == [5, 4, 3, 2, 1])
   }
 
+  /// The counts with a default (`next -n`, `history -n`, `pull --timeout`) hold no default value
+  /// of their own, for the start-up's sake (DECISIONS.md, 2026-11-26 morning): the defaults the
+  /// help gives still apply, and a bad value is still refused.
+  @Test func theCountsDefaultAsTheirHelpSays() throws {
+    let cli = try CommandLine()
+    defer { cli.remove() }
+    #expect(try cli.run(["next", "--json"]).objects.count == 1)
+    #expect(try cli.run(["next", "-n", "24"]).status == 0)
+    #expect(try cli.run(["history", "--json"]).objects.count == 20)
+    #expect(try cli.run(["next", "--help"]).stdout.contains("How many cards (default 1)."))
+    #expect(try cli.run(["history", "--help"]).stdout.contains("How many entries (default 20)."))
+    let pull = try cli.run(["pull", "--help"]).stdout
+    #expect(pull.contains("Seconds to wait for the server (default 10)."))
+    #expect(!pull.contains("(default: 10)"), "the default said twice")
+    let refused = try cli.run(["--server", "http://127.0.0.1:1", "pull", "--timeout", "0"])
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("--timeout must be from 1 to 600 seconds (got 0)"))
+  }
+
   /// The first card shown is #1 in the app and 1 in `ctfo history` (issue 12, item 11).
   @Test func historyNumbersCardsFromOneAsTheAppDoes() throws {
     let cli = try CommandLine()
