@@ -132,23 +132,21 @@ python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
 # and the figure would measure the kernel's scheduler, so it runs on CPU 1 and the app with the
 # driver on CPU 0. The launches with and without a server take turns, so that the machine's
 # drift falls on both; the interval is the bootstrap's for the difference of the two p99s.
-# Arguments: the server's pid, launches of each, swipes, the home with the server.
+# Arguments: the server's pid, launches of each, swipes, the home with the server, and
+# optionally "free": the app and the driver then use any core, as they would beside a server on
+# another machine, so the pull's thread need not share the UI thread's core (the server stays
+# on CPU 1, idle once the pull's answer is sent).
 paced_swipes() {
-  echo "(the same, $2 launches of each in turn, $3 swipes, one every 250 ms; server on CPU 1, app on CPU 0)"
+  local pin=(taskset -c 0) where="app on CPU 0"
+  if [ "${5:-}" = free ]; then pin=(); where="app and driver on either core"; fi
+  echo "(the same, $2 launches of each in turn, $3 swipes, one every 250 ms; server on CPU 1, $where)"
   taskset -a -p -c 1 "$1" >/dev/null
-  taskset -c 0 python3 bench/pty_bench.py "$ctfo" --launches "$2" --early-swipes "$3" \
+  "${pin[@]}" python3 bench/pty_bench.py "$ctfo" --launches "$2" --early-swipes "$3" \
     --swipe-pause 250 --template-home "$work/offline-template" --template-home "$work/$4"
   taskset -a -p -c 0,1 "$1" >/dev/null
 }
 paced_swipes "$server_pid" 40 10 client-template
-# The same with the app free to use both cores, as it would be beside a server on another
-# machine: its pull's thread then need not share the UI thread's core (the server stays on
-# CPU 1, where it is idle once the pull's answer is sent).
-echo "(the same, 40 launches of each in turn, 10 swipes, one every 250 ms; server on CPU 1, app and driver on either core)"
-taskset -a -p -c 1 "$server_pid" >/dev/null
-python3 bench/pty_bench.py "$ctfo" --launches 40 --early-swipes 10 --swipe-pause 250 \
-  --template-home "$work/offline-template" --template-home "$work/client-template"
-taskset -a -p -c 0,1 "$server_pid" >/dev/null
+paced_swipes "$server_pid" 40 10 client-template free
 echo "swipes while a pull is held 10 s by the server (fault switch), against the same without a server"
 "$server" --port 0 --data "$work/slow-data" --deck "$work/server.jsonl" --test-faults \
   >"$work/slow.out" 2>"$work/slow.log" &
