@@ -11,7 +11,9 @@ struct HistoryCommand: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
   // No default value of its own: see `Next.n`.
-  @Option(name: .short, parsing: .unconditional, help: "How many entries (default 20).")
+  @Option(
+    name: .short, parsing: .unconditional,
+    help: "How many entries (default \(Self.defaultLimit)).")
   var n: Int?
 
   @Flag(name: .long, help: "One JSON object per entry and line.") var json = false
@@ -22,8 +24,9 @@ struct HistoryCommand: ParsableCommand {
       valueName: "TEXT"))
   var search: String?
 
-  /// How many entries: `-n`, else 20.
-  private var limit: Int { n ?? 20 }
+  /// How many entries without `-n`.
+  static let defaultLimit = 20
+  private var limit: Int { n ?? Self.defaultLimit }
 
   func validate() throws {
     guard limit >= 0 else { throw ValidationError("-n must be 0 or more") }

@@ -32,7 +32,8 @@ struct Next: ParsableCommand {
   // as every other count: a default value of its own type costs ArgumentParser's start-up
   // four of the runtime's conformance look-ups (its description, and `Option<Int>` beside
   // `Option<Int?>`), each a scan of every conformance record of the binary.
-  @Option(name: .short, parsing: .unconditional, help: "How many cards (default 1).")
+  @Option(
+    name: .short, parsing: .unconditional, help: "How many cards (default \(Self.defaultCount)).")
   var n: Int?
   @Option(name: .long, help: "Columns of the text area.") var width: Int?
   @Option(name: .long, help: "Lines of the text area.") var height: Int?
@@ -44,8 +45,9 @@ struct Next: ParsableCommand {
   @Flag(name: .short, help: "Only long cards (more than 160 characters), as fortune -l.")
   var l = false
 
-  /// How many cards: `-n`, else one.
-  private var count: Int { n ?? 1 }
+  /// How many cards without `-n`.
+  static let defaultCount = 1
+  private var count: Int { n ?? Self.defaultCount }
 
   func validate() throws {
     guard count >= 0 else { throw ValidationError("-n must be 0 or more") }

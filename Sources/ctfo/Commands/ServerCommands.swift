@@ -15,11 +15,14 @@ struct Pull: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
   // No default value of its own: see `Next.n`.
-  @Option(name: .long, help: "Seconds to wait for the server (default 10).")
+  @Option(name: .long, help: "Seconds to wait for the server (default \(Self.defaultTimeout)).")
   var timeout: Int?
 
+  /// Seconds to wait without `--timeout`.
+  static let defaultTimeout = 10
+
   func run() throws {
-    let seconds = timeout ?? 10
+    let seconds = timeout ?? Self.defaultTimeout
     guard (1...600).contains(seconds) else {
       throw CLIError("--timeout must be from 1 to 600 seconds (got \(seconds))", exitCode: 64)
     }
