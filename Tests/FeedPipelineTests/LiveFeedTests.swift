@@ -187,6 +187,31 @@ import Testing
     feed.stop()
   }
 
+  /// Each change past the live maps' room makes more outside the feed's lock and swaps the
+  /// grown maps in (`makeRoom`): nothing a change before it applied is lost, a removal stays
+  /// one, and a change of many cards applied a few per hold of the lock keeps every card.
+  @Test func changesThatOutgrowTheLiveMapsKeepEveryCard() async throws {
+    let feed = feed(InstantSource(counts: [:]), catalog: [])
+    feed.start()
+    var ids: [String] = []
+    for (first, count) in [(0, 3), (3, 40), (43, 1_000), (1_043, 2_500)] {
+      let cards = (first..<first + count).map { card("n\($0)", $0 % 2 == 0 ? "even" : "odd") }
+      feed.apply(LiveCollection.Change(added: cards))
+      ids += cards.map(\.id)
+      if first == 3 { feed.apply(LiveCollection.Change(removed: [card("n1", "odd")])) }
+    }
+    #expect(feed.lookUp("n1") == .unknown, "removed, and not one of the source's cards")
+    let kept = ids.filter { $0 != "n1" }
+    let missing = kept.filter { id in
+      guard case .live(let card) = feed.lookUp(id) else { return true }
+      return card.id != id
+    }
+    #expect(missing.count == 0, "cards lost, the first: \(missing.prefix(3))")
+    #expect(Set(feed.statuses.map(\.type.name)) == ["even", "odd"])
+    #expect(feed.statuses.map(\.cards).reduce(0, +) == kept.count)
+    feed.stop()
+  }
+
   /// A pull numbers its new cards after the source's (index ordinal 20 here): they are live
   /// cards of the feed, never taken for the source's card of that ordinal; their scores reach
   /// them by id, and a body sent later is fetched when they are prepared.
