@@ -6,6 +6,7 @@ do {
   switch arguments.first {
   case "layout": try LayoutBench.run(Array(arguments.dropFirst()))
   case "analytics": try AnalyticsBench.run(arguments)
+  case "feed-apply": try FeedApplyBench.run(arguments)
   case let command? where DeckBench.commands.contains(command): try DeckBench.run(arguments)
   default:
     throw BenchError.usage(
