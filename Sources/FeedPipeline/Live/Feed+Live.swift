@@ -84,9 +84,9 @@ extension Feed {
   }
 
   /// The ids no live source holds yet, read outside the feed's lock from a copy of the map
-  /// (10,000 look-ups under it held it 0.4 ms). Only `apply` changes the map, under `applying`.
-  /// The copy goes when this returns: alive during the batches, it would make the first change
-  /// to the map copy all of it, under the lock.
+  /// (10,000 look-ups take 0.2–0.5 ms here, warm). Only `apply` changes the map, under
+  /// `applying`. The copy goes when this returns: alive during the batches, it would make the
+  /// first change to the map copy all of it, under the lock.
   private func unknownToLive(_ ids: [String]) -> [String] {
     let keys = state.withLock { $0.live.keys }
     return ids.filter { keys[$0] == nil }
