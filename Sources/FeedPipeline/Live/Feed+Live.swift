@@ -69,18 +69,19 @@ extension Feed {
   /// a batch at a time or all at once, they were rehashed with every card they held while the
   /// UI thread waited (1–4 ms once they held thousands). The maps are copied with room to
   /// spare and swapped in; only `apply` changes them, and `applying` keeps it to one at a time,
-  /// so the copy misses nothing. The old storage is released after the lock too.
+  /// so the copy misses nothing. The swap leaves the old storage here, released after the lock.
   private func makeRoom(for more: Int) {
-    guard more > 0 else { return }
-    var live = state.withLock { s in s.live.needsRoom(for: more) ? s.live : nil }
-    guard live != nil else { return }
-    live!.keys.reserveCapacity(live!.keys.count + more)
-    live!.cards.reserveCapacity(live!.cards.count + more)
-    let old = state.withLock { s in
-      defer { (s.live.keys, s.live.cards) = (live!.keys, live!.cards) }
-      return s.live
+    guard more > 0,
+      var (keys, cards) = state.withLock({ s in
+        s.live.needsRoom(for: more) ? (s.live.keys, s.live.cards) : nil
+      })
+    else { return }
+    keys.reserveCapacity(keys.count + more)
+    cards.reserveCapacity(cards.count + more)
+    state.withLock { s in
+      swap(&s.live.keys, &keys)
+      swap(&s.live.cards, &cards)
     }
-    _ = old
   }
 
   /// The ids no live source holds yet, read outside the feed's lock from a copy of the map
