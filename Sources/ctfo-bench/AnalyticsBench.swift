@@ -38,7 +38,7 @@ enum AnalyticsBench {
     print(
       "recorded as the app does (a swipe's events in its transaction, synchronous=FULL): "
         + "\(recorded) events in \(format(recording)) = "
-        + "\(Int(Double(recorded) / seconds(recording))) events/s")
+        + "\(Int(Double(recorded) / recording.inSeconds)) events/s")
 
     // In chunks, so that the bench's own events do not set the peak the flush is measured by.
     let queueing = try clock.measure {
@@ -67,15 +67,11 @@ enum AnalyticsBench {
     let status = try outbox.status(of: "ctfo")
     print(
       "flushed to the CTFO server on loopback: \(status.delivered) events in \(format(flushing)) = "
-        + "\(Int(Double(status.delivered) / seconds(flushing))) events/s, \(outcome), "
+        + "\(Int(Double(status.delivered) / flushing.inSeconds)) events/s, \(outcome), "
         + "left \(status.queued), peak RSS +\((peakRSS() - before) / 1024) MB (goal < 30 MB)")
   }
 
-  private static func seconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-  }
-
-  private static func format(_ d: Duration) -> String { String(format: "%.2f s", seconds(d)) }
+  private static func format(_ d: Duration) -> String { String(format: "%.2f s", d.inSeconds) }
 
   /// The peak resident set size so far, in KB.
   private static func peakRSS() -> Int {

@@ -61,14 +61,9 @@ enum DeckBench {
     print("reader + card(type:ordinal:): \(ms(fetched - opened)) ms (\(card?.id ?? "none"))")
   }
 
-  private static func seconds(_ d: Duration) -> String {
-    String(format: "%.2f", Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
-  }
+  private static func seconds(_ d: Duration) -> String { String(format: "%.2f", d.inSeconds) }
 
-  private static func ms(_ d: Duration) -> String {
-    String(
-      format: "%.2f", Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15)
-  }
+  private static func ms(_ d: Duration) -> String { String(format: "%.2f", d.inMilliseconds) }
 }
 
 /// Writes reproducible decks: the same seed and count give the same bytes.

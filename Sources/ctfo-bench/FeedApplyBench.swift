@@ -55,10 +55,7 @@ enum FeedApplyBench {
     }
     applied.sort()
     waits.sort()
-    func ms(_ d: Duration) -> String {
-      let (seconds, attoseconds) = d.components
-      return String(format: "%.3f ms", Double(seconds) * 1e3 + Double(attoseconds) / 1e15)
-    }
+    func ms(_ d: Duration) -> String { String(format: "%.3f ms", d.inMilliseconds) }
     print(
       "live changes of \(n) and \(n / 4) new cards applied to a feed: median \(ms(applied[2]))"
         + " (5 runs)")

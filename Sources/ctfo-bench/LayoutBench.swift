@@ -51,9 +51,7 @@ enum LayoutBench {
   }
 
   private static func rate(_ count: Int, _ duration: Duration) -> Int {
-    let seconds =
-      Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    return Int(Double(count) / seconds)
+    Int(Double(count) / duration.inSeconds)
   }
 }
 

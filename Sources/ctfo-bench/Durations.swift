@@ -1,0 +1,5 @@
+/// A duration as a number, for the benchmarks' printouts.
+extension Duration {
+  var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+  var inMilliseconds: Double { inSeconds * 1e3 }
+}
