@@ -64,7 +64,7 @@ def parse_arguments():
     parser.add_argument("--template-home", action="append",
                         help="a CTFO_HOME copied afresh for each launch; given more than once,"
                         " the launches take the homes in turn and each home gets its own"
-                        " summary, with the difference of its p99 from the first home's")
+                        " summary, with the difference of its p99 from each home before it")
     parser.add_argument("--stream", type=int, default=0,
                         help="card updates a second piped into `ctfo --deck -` while swiping (a"
                         " pool of --stream-cards ids sent again and again with new bodies);"
@@ -277,14 +277,15 @@ def early_swipes(args, argv, env, markers):
     if len(templates) == 1:
         print(summary(name, frames[templates[0]]))
         return
-    first = templates[0]
-    for template in templates:
-        label = os.path.basename(template.rstrip("/"))
-        line = summary("%s [%s]" % (name, label), frames[template])
-        if template != first:
-            low, high = p99_difference(frames[first], frames[template])
+    def label(template):
+        return os.path.basename(template.rstrip("/"))
+    for index, template in enumerate(templates):
+        line = summary("%s [%s]" % (name, label(template)), frames[template])
+        # Against each home before it: with three, the third is also compared with the second.
+        for earlier in templates[:index]:
+            low, high = p99_difference(frames[earlier], frames[template])
             line += "; p99 minus %s's: 95 %% interval %+.2f to %+.2f ms" % (
-                os.path.basename(first.rstrip("/")), low * 1000, high * 1000)
+                label(earlier), low * 1000, high * 1000)
         print(line)
 
 
