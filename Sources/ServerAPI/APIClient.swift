@@ -171,7 +171,8 @@ public struct APIClient: Sendable {
     }
     var array = "cards"
     do throws(JSONPieces.GroupError) {
-      pull.cards = try pieces.decode(Wire.Card.self, of: array, in: answer.body, decoder: decoder)
+      pull.cards = try pieces.decode(
+        Wire.Card.self, of: array, in: answer.body, decoder: decoder, fast: Wire.Card.flat)
       array = "removed"
       pull.removed = try pieces.decode(String.self, of: array, in: answer.body, decoder: decoder)
       array = "scores"

@@ -34,9 +34,11 @@ struct JSONPieces {
     }
   }
 
-  /// The elements of the array `name` of `text`, decoded `groupSize` at a time.
+  /// The elements of the array `name` of `text`, decoded `groupSize` at a time. `fast` reads
+  /// an element by hand, or gives nil for `decoder` to read its group (`Wire.Card.flat`).
   func decode<T: Decodable>(
-    _ type: T.Type, of name: String, in text: [UInt8], decoder: JSONDecoder
+    _ type: T.Type, of name: String, in text: [UInt8], decoder: JSONDecoder,
+    fast: (UnsafeRawBufferPointer) -> T? = { _ in nil }
   ) throws(GroupError) -> [T] {
     guard let ranges = elements[name] else { return [] }
     var values: [T] = []
@@ -44,15 +46,8 @@ struct JSONPieces {
     var start = 0
     while start < ranges.count {
       let group = ranges[start..<min(start + Self.groupSize, ranges.count)]
-      var bytes: [UInt8] = [UInt8(ascii: "[")]
-      bytes.reserveCapacity(group.reduce(2) { $0 + $1.count + 1 })
-      for (offset, range) in group.enumerated() {
-        if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(contentsOf: text[range])
-      }
-      bytes.append(UInt8(ascii: "]"))
       do {
-        values += try decoder.decode([T].self, from: Data(bytes))
+        values += try Self.decode(group, of: text, fast) ?? Self.decode(group, of: text, decoder)
       } catch {
         throw GroupError(first: start, error: error)
       }
@@ -60,6 +55,35 @@ struct JSONPieces {
       start += Self.groupSize
     }
     return values
+  }
+
+  /// `group` read by `decoder` as one JSON array.
+  private static func decode<T: Decodable>(
+    _ group: ArraySlice<Range<Int>>, of text: [UInt8], _ decoder: JSONDecoder
+  ) throws -> [T] {
+    var bytes: [UInt8] = [UInt8(ascii: "[")]
+    bytes.reserveCapacity(group.reduce(2) { $0 + $1.count + 1 })
+    for (offset, range) in group.enumerated() {
+      if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+      bytes.append(contentsOf: text[range])
+    }
+    bytes.append(UInt8(ascii: "]"))
+    return try decoder.decode([T].self, from: Data(bytes))
+  }
+
+  /// Every element of `group` read by `fast`, or nil when it gives up on one.
+  private static func decode<T>(
+    _ group: ArraySlice<Range<Int>>, of text: [UInt8], _ fast: (UnsafeRawBufferPointer) -> T?
+  ) -> [T]? {
+    text.withUnsafeBytes { bytes in
+      var values: [T] = []
+      values.reserveCapacity(group.count)
+      for range in group {
+        guard let value = fast(UnsafeRawBufferPointer(rebasing: bytes[range])) else { return nil }
+        values.append(value)
+      }
+      return values
+    }
   }
 
   /// A group failed to decode: `first` is the index of its first element in the whole array.
