@@ -34,11 +34,12 @@ struct JSONPieces {
     }
   }
 
-  /// The elements of the array `name` of `text`, decoded `groupSize` at a time. `fast` reads
-  /// an element by hand, or gives nil for `decoder` to read its group (`Wire.Card.flat`).
+  /// The elements of the array `name` of `text`, decoded `groupSize` at a time. `fast`, when
+  /// given, reads an element by hand, or gives nil for `decoder` to read its group
+  /// (`Wire.Card.flat`).
   func decode<T: Decodable>(
     _ type: T.Type, of name: String, in text: [UInt8], decoder: JSONDecoder,
-    fast: (UnsafeRawBufferPointer) -> T? = { _ in nil }
+    fast: ((UnsafeRawBufferPointer) -> T?)? = nil
   ) throws(GroupError) -> [T] {
     guard let ranges = elements[name] else { return [] }
     var values: [T] = []
@@ -47,7 +48,9 @@ struct JSONPieces {
     while start < ranges.count {
       let group = ranges[start..<min(start + Self.groupSize, ranges.count)]
       do {
-        values += try Self.decode(group, of: text, fast) ?? Self.decode(group, of: text, decoder)
+        values +=
+          try fast.flatMap { Self.decode(group, of: text, $0) }
+          ?? Self.decode(group, of: text, decoder)
       } catch {
         throw GroupError(first: start, error: error)
       }
