@@ -147,17 +147,16 @@ paced_swipes() {
   echo "(the same, $2 launches of each in turn, $3 swipes, one every 250 ms; server on CPU 1, $where)"
   taskset -a -p -c 1 "$1" >/dev/null
   "${pin[@]}" python3 bench/pty_bench.py "$ctfo" --launches "$2" --early-swipes "$3" \
-    --swipe-pause 250 ${markers:+"${markers[@]}"} --template-home "$work/offline-template" "${homes[@]}"
+    --swipe-pause 250 --marker "#2" --template-home "$work/offline-template" "${homes[@]}"
   taskset -a -p -c 0,1 "$1" >/dev/null
 }
 # On one core also a home that has pulled already (its launch pull is a 304): the same server,
 # link and analytics with no pull to apply, so that the pull's own cost is told apart. Its
-# first card is one of the server's, which have no title: every home's first card is its #2.
+# first card is one of the server's, which have no title, so a card is found by its position:
+# every template home has one card in its history, and its first card is its #2.
 cp -r "$work/client-template" "$work/synced-template"
 CTFO_HOME=$work/synced-template "$ctfo" pull >/dev/null
-markers=(--marker "#2")
 paced_swipes "$server_pid" 40 10 synced-template pinned client-template
-markers=()
 paced_swipes "$server_pid" 40 10 client-template free
 echo "swipes while a pull is held 10 s by the server (fault switch), against the same without a server"
 "$server" --port 0 --data "$work/slow-data" --deck "$work/server.jsonl" --test-faults \
