@@ -86,14 +86,16 @@ import Testing
     #expect(counts.max()! - counts.min()! <= 1, "\(c): deals per type \(counts)")
   }
 
-  /// Rounds are fresh random orders. Every card is as likely at every place of a round: a
-  /// chi-square test of the card-by-position table, on every other round (a round leans on
-  /// the one before when cards still queued are passed over). And a round repeats the one
-  /// before with probability at most 1/2: its first card is a random choice among two or more.
+  /// Rounds of a type larger than the lookahead are fresh random orders. Every card is as
+  /// likely at every place of a round: a chi-square test of the card-by-position table, on
+  /// every other round (a round leans on the one before when cards still queued are passed
+  /// over). And a round repeats the one before with probability at most 1/2: its first card is
+  /// a random choice among two or more. A smaller type's rounds may repeat one order: a card
+  /// still queued is not dealt again while another is free (issue 36), which can leave one.
   @Test(arguments: cases)
   func roundsAreFreshRandomOrders(_ c: Case) {
     let dealt = Self.deal(c)
-    for (type, size) in c.types where size > 1 {
+    for (type, size) in c.types where size > c.lookahead {
       let rounds = dealt.rounds(type, size: size)
       let everyOther = stride(from: 0, to: rounds.count, by: 2).map { rounds[$0] }
       let (chi, df) = Statistics.positionChiSquare(rounds: everyOther, cards: size)
@@ -107,7 +109,7 @@ import Testing
     }
   }
 
-  /// No card is queued twice while two or more cards of its type's round are not queued, so a
+  /// No card is queued twice while a card of its type's round is not queued (issue 36), so a
   /// type with more cards than the lookahead never has a card queued twice.
   @Test(arguments: cases)
   func noCardIsQueuedTwiceWhileItsTypeHasFreeCards(_ c: Case) {

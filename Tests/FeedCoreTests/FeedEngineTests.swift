@@ -240,3 +240,22 @@ struct EngineDriver {
     #expect(d.engine.takeNext(inDealOrder: true).payload == second)
   }
 }
+
+/// Issue 36: a small type's card does not come again while it waits in the queue.
+@Suite struct SmallTypeRepeatTests {
+  /// Types of 2 and 3 cards with the default lookahead of 5, shown in the order dealt: no
+  /// card of a type follows itself among that type's cards, over many seeds.
+  @Test(arguments: [[("pair", 2), ("three", 3)], [("pair", 2)], [("three", 3)]])
+  func noCardOfASmallTypeComesTwiceInARow(_ types: [(String, Int)]) {
+    for seed in UInt64(1)...40 {
+      var referee = Referee(types: types, lookahead: 5, seed: seed)
+      referee.showInDealOrder(count: 120)
+      for (type, _) in types {
+        let shown = referee.shown.filter { $0.type == type }.map(\.ordinal)
+        let repeats = zip(shown, shown.dropFirst()).filter { $0 == $1 }.count
+        #expect(repeats == 0, "seed \(seed): \(type) shown \(shown.prefix(20))")
+      }
+      #expect(referee.violations.isEmpty, "\(referee.violations.prefix(3))")
+    }
+  }
+}

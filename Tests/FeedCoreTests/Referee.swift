@@ -133,8 +133,8 @@ struct Referee {
   }
 
   /// Checks one deal against the model: a card of an enabled type that has not failed and was
-  /// not dealt in the current round; a card still queued only when fewer than two cards of the
-  /// round are not.
+  /// not dealt in the current round; a card still queued only when every card of the round
+  /// left is queued too.
   private mutating func deal(_ slot: FeedSlot) {
     deals.append(slot)
     let (type, card, size) = (slot.type, slot.ordinal, sizes[slot.type]!)
@@ -154,7 +154,7 @@ struct Referee {
         !failed.contains($0) && !round[type, default: []].contains($0)
       }
       let free = size - covered(type, failed) - waiting.count
-      if free >= 2 { record("queued \(type)-\(card) twice while \(free) cards were free") }
+      if free >= 1 { record("queued \(type)-\(card) twice while \(free) cards were free") }
     }
     round[type, default: []].insert(card)
   }

@@ -291,12 +291,10 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     return effects + fill()
   }
 
-  /// The cards of `type` in preparation or ready.
-  private func ordinalsQueued(of type: String) -> Set<Int> {
-    var set = Set<Int>()
-    for slot in preparing where slot.type == type { set.insert(slot.ordinal) }
-    for entry in ready where entry.slot.type == type { set.insert(entry.slot.ordinal) }
-    return set
+  /// The cards of `type` in preparation or ready, in the order dealt.
+  private func ordinalsQueued(of type: String) -> [Int] {
+    let slots = preparing.filter { $0.type == type } + ready.map(\.slot).filter { $0.type == type }
+    return slots.sorted { $0.id < $1.id }.map(\.ordinal)
   }
 
   private mutating func leavePreparation(_ slot: FeedSlot) -> Bool {

@@ -85,20 +85,30 @@ public struct ScoredPool: Sendable {
   /// Takes the unseen card with the best score; nil only when no card is available at all.
   ///
   /// When every card was seen, all cards but the failed ones return first: a new round, in a
-  /// new random order. Cards in `queued` (still waiting in the feed's queues from the round
-  /// before) are passed over while at least two unseen cards are not queued, so a card is not
-  /// queued twice unless its type is too small for the queue (or one preparation outlasts most
-  /// of a round); with fewer, passing over would force the choice and deal the same order
-  /// round after round. Passed-over cards stay unseen: they come later in the round.
+  /// new random order. Cards in `queued` (still waiting in the feed's queues, in the order
+  /// dealt) are passed over while the type has an unseen card that is not queued, so a card is
+  /// not dealt again while it waits unless its type has no other card to give. Passed-over
+  /// cards stay unseen: they come later in the round. When every unseen card is queued (a type
+  /// smaller than the queue), the one dealt longest ago comes, never the one dealt last.
   public mutating func promote(
-    avoiding queued: Set<Int> = [], using rng: inout some RandomNumberGenerator
+    avoiding queued: [Int] = [], using rng: inout some RandomNumberGenerator
   ) -> Int? {
     if unseenCount == 0 { startOver() }
-    let held = queued.sorted().filter(isUnseen)
-    guard unseenCount - held.count >= 2 else { return promoteBest(using: &rng) }
+    let held = Set(queued).sorted().filter(isUnseen)
+    guard unseenCount > held.count else { return promoteOldest(of: held, queued: queued) }
     for ordinal in held { takeOut(Int32(ordinal)) }
     defer { for ordinal in held { putBack(ordinal) } }
     return promoteBest(using: &rng)
+  }
+
+  /// Takes the card of `held` (unseen, every one queued) whose last place in `queued` comes
+  /// first; nil when `held` is empty.
+  private mutating func promoteOldest(of held: [Int], queued: [Int]) -> Int? {
+    var lastPlace: [Int: Int] = [:]
+    for (place, ordinal) in queued.enumerated() { lastPlace[ordinal] = place }
+    guard let oldest = held.min(by: { lastPlace[$0]! < lastPlace[$1]! }) else { return nil }
+    takeOut(Int32(oldest))
+    return oldest
   }
 
   /// Applies a server score. Kept only if the card is unseen and the score is later than the
