@@ -146,7 +146,7 @@ let package = Package(
       name: "ServerAPITests",
       dependencies: [
         "ServerAPI", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP", "TestSupport",
-        "CommandSupport",
+        "CommandSupport", "App",
         .product(name: "Hummingbird", package: "hummingbird"),
       ]),
     .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),

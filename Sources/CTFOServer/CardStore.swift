@@ -21,6 +21,9 @@ public protocol CardStore: Sendable {
   func load(cards: [Wire.Card], types: [Wire.CardType]) throws -> LoadReport
   /// Sets a card's score, stated now.
   func score(cardId: String, score: Double, at time: Int64) throws -> Bool
+  /// Sets the user status pulls send to `install` (and marks a change, so its next pull is
+  /// not a `304`); false when the store knows no such install.
+  func setStatus(install: String, to status: String) throws -> Bool
   /// Adds a notification for every user.
   func notify(id: String, text: String, at time: Int64) throws
   /// Stores a token's hash for an install; returns the distinct id of the install.
@@ -42,6 +45,11 @@ public struct Changes: Sendable {
   public var removed: [String] = []
   public var scores: [Wire.Score] = []
   public var notifications: [Wire.Notification] = []
+  /// The status set for the install that pulls; nil is the default, `Changes.defaultStatus`.
+  public var userStatus: String?
+
+  /// The status of a user the operator set none for.
+  public static let defaultStatus = "active"
 }
 
 /// What loading the decks changed.

@@ -157,7 +157,9 @@ public enum Routes {
       cacheKey: current.text, full: changes.full, serverTime: Clock.milliseconds(),
       types: changes.types, cards: changes.cards, removed: changes.removed,
       scores: changes.scores,
-      user: Wire.User(status: "active", notifications: changes.notifications))
+      user: Wire.User(
+        status: changes.userStatus ?? Changes.defaultStatus,
+        notifications: changes.notifications))
     var response = try json(pull)
     response.headers[.eTag] = headers[.eTag]
     response.headers[.cacheControl] = "no-cache"

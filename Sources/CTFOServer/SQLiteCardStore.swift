@@ -77,6 +77,11 @@ public final class SQLiteCardStore: CardStore {
       PRIMARY KEY (install_id, card_id)) WITHOUT ROWID;
     CREATE INDEX user_scores_by_revision ON user_scores(install_id, revision);
     """,
+    // The user's status per install (issue 36), set by `ctfo-server status`; NULL is the
+    // default, "active".
+    """
+    ALTER TABLE installs ADD COLUMN status TEXT;
+    """,
   ]
 
   private static func migrate(_ db: Connection) throws {
@@ -179,6 +184,11 @@ public final class SQLiteCardStore: CardStore {
         changes.scores = try scores(db, since: since, feed: feed, sent: changes.cards)
         if feed == .hot, let install {
           changes.scores += try Self.userScores(db, install: install, since: since)
+        }
+        if let install {
+          changes.userStatus = try db.rows(
+            "SELECT status FROM installs WHERE install_id = ?", [.text(install)]
+          ) { $0.text(0) }.first ?? nil
         }
         changes.notifications = try db.rows(
           "SELECT id, text, created_at FROM notifications ORDER BY created_at DESC, id LIMIT 100"
@@ -296,6 +306,15 @@ public final class SQLiteCardStore: CardStore {
         "INSERT OR REPLACE INTO notifications (id, text, created_at, revision) VALUES (?, ?, ?, ?)",
         [.text(id), .text(text), .integer(time), .integer(revision)])
       return ((), true)
+    }
+  }
+
+  public func setStatus(install: String, to status: String) throws -> Bool {
+    try changing { db, _ in
+      try db.run(
+        "UPDATE installs SET status = ? WHERE install_id = ?", [.text(status), .text(install)])
+      let known = db.changes > 0
+      return (known, known)
     }
   }
 

@@ -32,10 +32,16 @@ public struct Configuration: Equatable, Sendable {
   public var feed = PullFeed.hot
   /// Where analytics go: `analytics = false` and the `[analytics]` table.
   public var analytics = AnalyticsSettings()
+  /// The most disk the server's card text may take, in bytes (`precache-budget`, in MiB): long
+  /// bodies a pull left out are fetched ahead while it has room. 0 fetches none ahead.
+  public var precacheBudget = 64 << 20
+  /// `[hooks] reaction = "CMD"`: run when a reaction becomes final (`ReactionHook`). The user's
+  /// own command: `analytics = false` and `DO_NOT_TRACK` leave it on.
+  public var reactionHook: String?
 
   public static let keys = [
     "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
-    "feed", "analytics",
+    "feed", "precache-budget", "analytics", "hooks.reaction",
   ] + AnalyticsSettings.keys.map { "analytics." + $0 }
 
   public init() {}
@@ -113,7 +119,7 @@ public struct Configuration: Equatable, Sendable {
     let given: [(String, String?)] = [
       ("undo-limit", flags.undoLimit.map(String.init)), ("on-replace", flags.onReplace),
       ("on-launch", flags.onLaunch), ("lookahead", flags.lookahead.map(String.init)),
-      ("server", flags.server),
+      ("server", flags.server), ("feed", flags.feed),
     ]
     for case (let key, let value?) in given { try set(key, to: value, in: "--\(key)") }
     if flags.noAnalytics || Environment.doNotTrack { analytics.enabled = false }
@@ -165,6 +171,14 @@ public struct Configuration: Equatable, Sendable {
     case "analytics", "analytics.enabled":
       guard let on = Bool(value) else { throw bad("true or false") }
       analytics.enabled = on
+    case "precache-budget":
+      guard let n = Int(value), (0...4096).contains(n) else {
+        throw bad("a number of MiB from 0 to 4096")
+      }
+      precacheBudget = n << 20
+    case "hooks.reaction":
+      guard !value.allSatisfy(\.isWhitespace) else { throw bad("a command") }
+      reactionHook = value
     case _ where key.hasPrefix("analytics."):
       try analytics.set(String(key.dropFirst("analytics.".count)), to: value, in: origin)
     default:

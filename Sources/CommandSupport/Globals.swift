@@ -9,14 +9,17 @@ public struct Globals: Equatable, Sendable {
   public var onReplace: String?
   public var onLaunch: String?
   public var server: String?
+  /// `--feed hot|recent`.
+  public var feed: String?
   /// `--no-analytics`, or `DO_NOT_TRACK=1` in the environment: nothing recorded.
   public var noAnalytics = false
 
   public init(
     home: String? = nil, deck: [String] = [], seed: UInt64? = nil, lookahead: Int? = nil,
     undoLimit: Int? = nil, onReplace: String? = nil, onLaunch: String? = nil,
-    server: String? = nil, noAnalytics: Bool = false
+    server: String? = nil, feed: String? = nil, noAnalytics: Bool = false
   ) {
+    self.feed = feed
     self.noAnalytics = noAnalytics
     self.home = home
     self.deck = deck

@@ -84,6 +84,9 @@ public struct Paths: Equatable, Sendable {
     return names.sorted().map { "\(folder)/\($0)" }
   }
 
+  /// The reaction hook's last failure (`HookFailures`), beside the state database.
+  public var hookFailure: String { Self.parent(of: stateDatabase) + "/hook-failure" }
+
   static func parent(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "" }
     return slash == path.startIndex ? "/" : String(path[..<slash])

@@ -45,6 +45,7 @@ public struct ServerPull: Sendable {
   public func run(deadline: ContinuousClock.Instant, keepOrdinals: Bool = false) -> Outcome {
     let now = APIClient.systemMilliseconds()
     do {
+      try store.adopt(feed: feed)
       var session = try store.session(for: endpoint.description)
       let before = session
       do {
@@ -67,15 +68,52 @@ public struct ServerPull: Sendable {
     }
   }
 
-  /// The body of a card a pull sent without it, stored for the next time.
+  /// The body of a card a pull sent without it: the one stored (precached) when there is one,
+  /// else the server's, stored for the next time.
   public func body(of id: String, deadline: ContinuousClock.Instant) throws -> String {
+    if let stored = try store.storedBody(id: id) { return stored }
+    let body = try fetchBody(of: id, deadline: deadline)
+    try store.saveBody(id: id, body: body)
+    return body
+  }
+
+  /// What one step of the body precache did.
+  public enum PrecacheStep: Sendable, Equatable {
+    /// A body came and was stored.
+    case stored(id: String)
+    /// The fetch failed: the card is left for its preparation.
+    case failed(id: String)
+    /// No body is missing, or the budget has no room for the next.
+    case done
+  }
+
+  /// Precaches one body a pull left out (ctfo.md: "a sufficiently large number of cards is
+  /// precached", so a card pulled online can be read offline): the next card's to come, unless
+  /// the server's card text would take more than `budget` bytes.
+  public func precacheOne(
+    budget: Int, skipping: Set<String>, deadline: ContinuousClock.Instant
+  ) -> PrecacheStep {
+    guard let id = try? store.nextMissingBody(skipping: skipping),
+      let used = try? store.bodyBytes(), used < budget
+    else { return .done }
+    do {
+      let body = try fetchBody(of: id, deadline: deadline)
+      guard used + body.utf8.count <= budget else { return .done }
+      try store.saveBody(id: id, body: body)
+      return .stored(id: id)
+    } catch {
+      return .failed(id: id)
+    }
+  }
+
+  /// A card's body from the server.
+  private func fetchBody(of id: String, deadline: ContinuousClock.Instant) throws -> String {
     var session = try store.session(for: endpoint.description)
     let before = session
     defer { if session.token != before.token { try? store.save(session) } }
     let card = try client.card(id: id, session: &session, deadline: deadline)
     let body = card.body ?? ""
     guard !body.allSatisfy(\.isWhitespace) else { throw APIError.invalid("an empty body") }
-    try store.saveBody(id: id, body: body)
     return body
   }
 

@@ -16,9 +16,10 @@ struct CTFOServerCommand: AsyncParsableCommand {
     discussion: """
       Serves the cards of the decks it is given (the bundled decks by default) from a store \
       under --data. Operators change scores and send notifications with `ctfo-server score` \
-      and `ctfo-server notify`, which write the same store while the server runs;       `ctfo-server events` counts the analytics events received.
+      and `ctfo-server notify`, and set a user's status with `ctfo-server status`, which write       the same store while the server runs; `ctfo-server events` counts the analytics events       received.
       """,
-    subcommands: [Serve.self, Score.self, Notify.self, Events.self], defaultSubcommand: Serve.self)
+    subcommands: [Serve.self, Score.self, Notify.self, UserStatus.self, Events.self],
+    defaultSubcommand: Serve.self)
 }
 
 /// Where the store lives.
@@ -128,6 +129,27 @@ struct Notify: ParsableCommand {
     }
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     try data.store().notify(id: "n\(now)", text: text, at: now)
+  }
+}
+
+/// `ctfo-server status INSTALL TEXT`: the user status pulls send to one install.
+struct UserStatus: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "status",
+    abstract: "Set the user status sent to one install (\"active\" unless set).",
+    discussion: "The install id is the one `ctfo status` prints on the user's machine.")
+
+  @Argument(help: "The install's id.") var install: String
+  @Argument(help: "The status (one word or line, 1 to 64 printable characters).") var text: String
+  @OptionGroup var data: DataOptions
+
+  func run() throws {
+    guard (1...64).contains(text.count),
+      text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+    else { throw ValidationError("the status must be 1 to 64 printable characters") }
+    guard try data.store().setStatus(install: install, to: text) else {
+      throw ValidationError("no install \(install) in the store")
+    }
   }
 }
 

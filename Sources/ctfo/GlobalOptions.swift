@@ -47,6 +47,13 @@ struct GlobalOptions: ParsableArguments {
       valueName: "URL"))
   var server: String?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The server's order: hot (by score) or recent (newest first); default hot, or feed in config.toml.",
+      valueName: "FEED"))
+  var feed: String?
+
   @Flag(
     name: .customLong("no-analytics"),
     help: "Record no analytics at all (as do analytics = false and DO_NOT_TRACK=1).")
@@ -57,7 +64,7 @@ extension GlobalOptions {
   var values: Globals {
     Globals(
       home: home, deck: deck, seed: seed, lookahead: lookahead, undoLimit: undoLimit,
-      onReplace: onReplace, onLaunch: onLaunch, server: server,
+      onReplace: onReplace, onLaunch: onLaunch, server: server, feed: feed,
       noAnalytics: noAnalytics)
   }
 }

@@ -52,6 +52,18 @@ enum Interactive {
     return tty
   }
 
+  /// `[hooks] reaction`, when set: its failures noted for `ctfo status` and shown once.
+  private static func reactionHook(
+    _ launch: Launch, wake: WakePipe
+  ) -> (run: ReactionHook, failures: HookFailures)? {
+    guard let command = launch.configuration.reactionHook else { return nil }
+    let failures = HookFailures(path: launch.paths.hookFailure) { wake.wake() }
+    let hook = ReactionHook(command: command) { problem in
+      failures.report(problem, at: NextRequest.now())
+    }
+    return (hook, failures)
+  }
+
   private static func run(_ launch: Launch, session: TerminalSession) throws {
     // This (main) thread's reads, one on every key, never wait behind a background read.
     launch.database.reserveReader()
@@ -72,7 +84,8 @@ enum Interactive {
     let link = pull.map {
       ServerLink(
         pull: $0, store: ServerStore(database: launch.database), index: launch.index,
-        interval: launch.configuration.pullInterval, wake: wake, analytics: recording,
+        interval: launch.configuration.pullInterval,
+        precacheBudget: launch.configuration.precacheBudget, wake: wake, analytics: recording,
         recorded: { runner.withLock { $0 }?.poke() })
     }
     let sinks = recording == nil ? [] : AnalyticsSinks.configured(launch.configuration)
@@ -97,7 +110,7 @@ enum Interactive {
     }
     let edits = DeckEdits(feed: feed, index: launch.index)
     edits.watch(files: launch.flaggedDecks, folders: [launch.paths.userDecks])
-    let (window, _) = try launch.state.launchUndo(
+    let (window, launched) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())
     feed.start()
     // The launch counts as a key: the launch's pull and flush wait for the user's first pause.
@@ -106,7 +119,9 @@ enum Interactive {
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
       returning: try launch.state.returning(), problems: launch.problems.map(\.description),
-      area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics)
+      area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics,
+      hook: reactionHook(launch, wake: wake))
+    services.launched(launched)
     // What earlier runs left in the outbox goes now.
     analytics.poke()
     // Kept for the run, as the deck edits are: its thread wakes the loop when the state folder

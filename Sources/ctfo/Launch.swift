@@ -135,6 +135,9 @@ struct Launch {
 
   /// The server's scores of the unseen cards of `types` (ctfo.md, "Personalization").
   func scores(of types: Set<String>) throws -> [PoolScore] {
-    try ServerStore(database: database).scores(of: types)
+    let store = ServerStore(database: database)
+    // The scores of the feed configured, not of the one pulled before a switch.
+    if configuration.server != nil { try store.adopt(feed: configuration.feed) }
+    return try store.scores(of: types)
   }
 }

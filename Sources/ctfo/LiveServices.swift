@@ -34,12 +34,18 @@ final class LiveServices: AppServices {
   private var inHistory = false
   /// What the hint bar last showed of the server and the analytics.
   private var line = ServerLine()
+  /// `[hooks] reaction`, with its failures; the reactions made final by each write not yet
+  /// committed, by the write's sequence (the hook runs once the reaction is stored for good).
+  private let hook: (run: ReactionHook, failures: HookFailures)?
+  private var finalAfterWrite: [UInt64: [FinalReaction]] = [:]
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
     window: UndoWindow, returning: [HistoryEntry], problems: [String], area: TextArea,
-    mark: TruncationMark, link: ServerLink?, analytics: AnalyticsRunner? = nil
+    mark: TruncationMark, link: ServerLink?, analytics: AnalyticsRunner? = nil,
+    hook: (run: ReactionHook, failures: HookFailures)? = nil
   ) {
+    self.hook = hook
     self.analytics = launch.state.analytics == nil ? nil : analytics
     self.mark = mark
     self.link = link
@@ -86,6 +92,9 @@ final class LiveServices: AppServices {
       case .committed(let sequence, let indices):
         committed = true
         session.committed(sequence, indices: indices)
+        for reaction in finalAfterWrite.removeValue(forKey: sequence) ?? [] {
+          hook?.run.start(reaction)
+        }
       case .failed(let reason):
         session.failed(reason: reason)
         // The writer holds the change (and those after it) until told to try again.
@@ -124,7 +133,8 @@ final class LiveServices: AppServices {
 
   func liveNews() -> LiveUpdate? {
     let news = feed.takeNews()
-    guard !news.isEmpty else { return nil }
+    let hookFailure = hook?.failures.take()
+    guard !news.isEmpty || hookFailure != nil else { return nil }
     session.remove(ids: news.removed)
     // Only the cards the session holds are laid out: a stream's updates mostly change cards
     // that are not on screen, and those are prepared when dealt.
@@ -137,7 +147,7 @@ final class LiveServices: AppServices {
     if news.replaced {
       session.sourceReplaced(now: now) { prepared(id: $0) != nil }
     }
-    let messages = news.messages
+    let messages = news.messages + (hookFailure.map { [$0] } ?? [])
     return LiveUpdate(
       updated: laidOut, statuses: feed.statuses,
       message: messages.isEmpty ? nil : Self.summary(of: messages))
@@ -218,6 +228,30 @@ final class LiveServices: AppServices {
     for write in session.takeWrites() {
       let given = writer.enqueue(write.change)
       assert(given == write.sequence, "the writer numbers changes in the order they are given")
+      if hook != nil { noteFinalReactions(of: write) }
+    }
+  }
+
+  /// Keeps the reactions `write` makes final, with their cards, for the hook to run on once
+  /// the write commits.
+  private func noteFinalReactions(of write: Session.Write) {
+    let time = write.change.time > 0 ? write.change.time : now
+    let final = finalReactions(in: write.change.effects, time: time)
+    if !final.isEmpty { finalAfterWrite[write.sequence] = final }
+  }
+
+  /// Runs the hook on the reactions the launch made final (`on-launch = clear-gracefully`),
+  /// already written.
+  func launched(_ effects: [UndoEffect]) {
+    for reaction in finalReactions(in: effects, time: now) { hook?.run.start(reaction) }
+  }
+
+  private func finalReactions(in effects: [UndoEffect], time: Double) -> [FinalReaction] {
+    effects.compactMap { effect in
+      guard case .commit(let tombstone) = effect, let card = card(for: tombstone.cardID) else {
+        return nil
+      }
+      return FinalReaction(card: card, reaction: tombstone.direction.reaction, time: time)
     }
   }
 
@@ -228,7 +262,8 @@ final class LiveServices: AppServices {
     guard pulled != nil || queued != nil else { return nil }
     if let pulled {
       line = ServerLine(
-        offline: pulled.offline, notice: pulled.notice, queuedEvents: line.queuedEvents)
+        offline: pulled.offline, notices: pulled.notices, queuedEvents: line.queuedEvents,
+        userStatus: pulled.userStatus)
     }
     if let queued { line.queuedEvents = queued }
     return line
@@ -237,7 +272,7 @@ final class LiveServices: AppServices {
   func pullNow() { link?.request() }
 
   func dismissNotice(id: String) {
-    if line.notice?.id == id { line.notice = nil }
+    line.notices.removeAll { $0.id == id }
     link?.dismiss(id: id)
   }
 
@@ -252,6 +287,8 @@ final class LiveServices: AppServices {
       writer.retry()
       unsaved = writer.waitUntilIdle()
     }
+    _ = refresh()
+    hook?.run.finish(within: Self.hooksAtQuit)
     if !unsaved.isEmpty {
       Output.warn(
         "ctfo: \(unsaved.count) changes could not be saved to \(launch.paths.stateDatabase): "
@@ -265,17 +302,22 @@ final class LiveServices: AppServices {
   static let retriesAtQuit = 3
   /// How long quitting tries to send the queued analytics; the rest waits for the next run.
   static let analyticsAtQuit = Duration.seconds(2)
+  /// How long quitting waits for reaction hooks still running (they go on after).
+  static let hooksAtQuit = Duration.seconds(2)
 
   /// A card by id, sanitised and laid out for the current text area: a live source's data,
   /// or the index's when no live source touched it; nil when it is gone.
   private func prepared(id: String) -> PreparedCard? {
-    let card: Card?
-    switch feed.lookUp(id) {
-    case .live(let live): card = live
-    case .removed: card = nil
-    case .unknown: card = try? launch.index.card(id: id)
-    }
-    guard let card else { return nil }
+    guard let card = card(for: id) else { return nil }
     return Preparation.laidOut(Preparation.sanitized(card), for: area, mark: mark)
+  }
+
+  /// A card by id as its source holds it: a live source's, or the index's.
+  private func card(for id: String) -> Card? {
+    switch feed.lookUp(id) {
+    case .live(let live): live
+    case .removed: nil
+    case .unknown: try? launch.index.card(id: id)
+    }
   }
 }

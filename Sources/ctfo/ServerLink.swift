@@ -11,6 +11,8 @@ import Terminal
 /// The app's link to the CTFO server: pulls on a queue of its own, at launch, every
 /// `pull-interval` and when asked (`r`), one at a time; a pull asked for while one runs is
 /// folded into it. Each pull's end is kept for the UI thread and wakes it; swiping never waits.
+/// After a pull, the bodies it left out are fetched ahead, one at a time in the keys' pauses,
+/// within `precache-budget`, so its cards can be read offline.
 ///
 /// A pull is a live source (issue 16): its new and changed cards and its removals reach the
 /// running feed at once, and so do its scores. The app's pulls keep every indexed card at its
@@ -34,7 +36,14 @@ final class ServerLink: Sendable {
   private struct State {
     var queued = false
     var line: ServerLine?
+    /// The body precache is under way (one chain of fetches at a time).
+    var precaching = false
+    /// Cards whose body the precache could not fetch: left to their preparation.
+    var unfetched: Set<String> = []
   }
+
+  /// The body precache's budget in bytes (`Configuration.precacheBudget`).
+  private let precacheBudget: Int
 
   /// How long a pull may take.
   static let deadline = Duration.seconds(10)
@@ -43,10 +52,11 @@ final class ServerLink: Sendable {
   private let index: DeckIndex
 
   init(
-    pull: ServerPull, store: ServerStore, index: DeckIndex, interval: Int, wake: WakePipe,
-    analytics: (outbox: Outbox, context: Outbox.Context)? = nil,
+    pull: ServerPull, store: ServerStore, index: DeckIndex, interval: Int, precacheBudget: Int,
+    wake: WakePipe, analytics: (outbox: Outbox, context: Outbox.Context)? = nil,
     recorded: @escaping @Sendable () -> Void = {}
   ) {
+    self.precacheBudget = precacheBudget
     self.analytics = analytics
     self.recorded = recorded
     self.pull = pull
@@ -147,10 +157,37 @@ final class ServerLink: Sendable {
     var line = ServerLine()
     if case .failed = outcome { line.offline = true }
     let now = APIClient.systemMilliseconds()
-    if let notice = try? store.notice(at: now) {
-      line.notice = ServerLine.Notice(id: notice.id, text: notice.text)
+    line.notices = ((try? store.notices(at: now)) ?? []).map {
+      ServerLine.Notice(id: $0.id, text: $0.text)
     }
+    line.userStatus = try? store.status().userStatus
     state.withLock { $0.line = line }
     wake.wake()
+    if case .failed = outcome { return }
+    precacheNext()
+  }
+
+  /// Fetches the next body a pull left out, on the link's queue after what waits there (a pull,
+  /// a card's body), once the keys pause; then the next, until none is missing or the budget
+  /// is full. One fetch a turn, so nothing the user waits for queues behind the precache.
+  private func precacheNext(continuing: Bool = false) {
+    let start = state.withLock { state in
+      defer { state.precaching = true }
+      return continuing || !state.precaching
+    }
+    guard start, precacheBudget > 0 else { return }
+    queue.async { [self] in
+      Courtesy.pause()
+      let skipping = state.withLock { $0.unfetched }
+      switch pull.precacheOne(
+        budget: precacheBudget, skipping: skipping, deadline: .now + Self.bodyDeadline)
+      {
+      case .stored: precacheNext(continuing: true)
+      case .failed(let id):
+        state.withLock { _ = $0.unfetched.insert(id) }
+        precacheNext(continuing: true)
+      case .done: state.withLock { $0.precaching = false }
+      }
+    }
   }
 }

@@ -20,7 +20,7 @@ import Testing
   @Test func aPullsEndShowsItsMarkAndNoticeUntilDismissed() {
     var state = feed
     let notice = ServerLine.Notice(id: "n7", text: "New cards")
-    _ = state.reduce(.serverChanged(ServerLine(offline: true, notice: notice)))
+    _ = state.reduce(.serverChanged(ServerLine(offline: true, notices: [notice])))
     #expect(state.server.offline)
     #expect(state.reduce(.key(.character("c"))) == [.dismissNotice(id: "n7")])
     #expect(state.server.notice == nil)
@@ -32,7 +32,7 @@ import Testing
   @Test func pullAndDismissCanBeRebound() throws {
     let keys = try KeyBindings(configured: [("pull", ["g"], 1), ("dismiss", ["z"], 2)])
     var state = AppState(width: 80, height: 24, keys: keys)
-    _ = state.reduce(.serverChanged(ServerLine(notice: .init(id: "a", text: "t"))))
+    _ = state.reduce(.serverChanged(ServerLine(notices: [.init(id: "a", text: "t")])))
     #expect(state.reduce(.key(.character("g"))) == [.pull])
     #expect(state.reduce(.key(.character("z"))) == [.dismissNotice(id: "a")])
   }

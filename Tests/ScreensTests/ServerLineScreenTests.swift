@@ -38,9 +38,22 @@ import Testing
     #expect(!(rows(feed(ServerLine(queuedEvents: 0))).last ?? "").contains("queued"))
   }
 
+  /// Issue 36: a status other than the default shows, sanitised and cut, left of the mark.
+  @Test func theUsersStatusShowsUnlessItIsTheDefault() {
+    let bar = rows(feed(ServerLine(offline: true, userStatus: "premium"))).last ?? ""
+    #expect(bar.hasSuffix("premium  offline "), "\(bar)")
+    #expect(bar.contains("? help"), "\(bar)")
+    #expect(!(rows(feed(ServerLine(userStatus: "active"))).last ?? "").contains("active"))
+    let hostile = "\u{1B}[31mgold\u{202E} " + String(repeating: "member ", count: 10)
+    let cut = rows(feed(ServerLine(userStatus: hostile))).last ?? ""
+    #expect(cut.contains("gold") && cut.contains("? help"), "\(cut)")
+    #expect(!cut.contains("\u{1B}") && !cut.contains("\u{202E}"), "\(cut)")
+    #expect(DisplayWidth.of(cut) <= 80, "\(cut)")
+  }
+
   @Test func theNoticeIsOneSanitisedLineAboveTheHints() {
     let text = "Server says \u{1B}[31mhello\u{202E} " + String(repeating: "long ", count: 30)
-    let screen = rows(feed(ServerLine(notice: .init(id: "n", text: text))))
+    let screen = rows(feed(ServerLine(notices: [.init(id: "n", text: text)])))
     let line = screen[screen.count - 2]
     #expect(line.contains("Server says") && line.contains("c dismiss"), "\(line)")
     #expect(!line.contains("\u{1B}") && !line.contains("\u{202E}"), "\(line)")
@@ -48,7 +61,7 @@ import Testing
   }
 
   @Test func theHistoryShowsNeither() {
-    var state = feed(ServerLine(offline: true, notice: .init(id: "n", text: "Hello")))
+    var state = feed(ServerLine(offline: true, notices: [.init(id: "n", text: "Hello")]))
     _ = state.reduce(.historyLoaded(Fixtures.history(count: 2), total: 2))
     let screen = rows(state)
     #expect(!screen.contains { $0.contains("offline") || $0.contains("Hello") }, "\(screen)")

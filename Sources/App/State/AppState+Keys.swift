@@ -75,7 +75,7 @@ extension AppState {
     case .pull: return [.pull]
     case .dismiss:
       guard let notice = server.notice else { break }
-      server.notice = nil
+      server.notices.removeFirst()
       return [.dismissNotice(id: notice.id)]
     default: break
     }

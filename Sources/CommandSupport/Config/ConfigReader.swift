@@ -2,8 +2,8 @@ import CardText
 
 /// A strict reader of the TOML that `config.toml` uses: `key = value` lines with comments, the
 /// values being strings, whole numbers and booleans, then optionally a `[keys]` table whose
-/// values are strings or one-line arrays of strings, and an `[analytics]` table of plain
-/// values (its keys read `analytics.` and the key). Anything else, valid TOML or not (other
+/// values are strings or one-line arrays of strings, and `[analytics]` and `[hooks]` tables of
+/// plain values (their keys read `analytics.` or `hooks.` and the key). Anything else, valid TOML or not (other
 /// tables, arrays elsewhere, dates, floats, inline tables, dotted keys), is refused with the
 /// line it is on, so a mistake is never half-read.
 ///
@@ -48,8 +48,9 @@ public enum ConfigReader {
 
   /// The key bindings' table: `action = "key"` or `action = ["key", "key"]`.
   public static let keysTable = "keys"
-  /// The tables there are: key bindings, and where analytics go (`[analytics]`).
-  public static let tables = [keysTable, "analytics"]
+  /// The tables there are: key bindings, where analytics go (`[analytics]`), and commands run
+  /// on events (`[hooks]`).
+  public static let tables = [keysTable, "analytics", "hooks"]
 
   private static func lineOfInvalidUTF8(_ bytes: [UInt8]) -> Int {
     var line = 1
@@ -133,7 +134,8 @@ private struct LineScanner {
     return .entry(try entry())
   }
 
-  /// `[keys]` or `[analytics]`, spaces allowed inside the brackets, then nothing but a comment.
+  /// `[keys]`, `[analytics]` or `[hooks]`, spaces allowed inside the brackets, then nothing but
+  /// a comment.
   private mutating func readTableHeader() throws(ConfigProblem) -> String {
     position += 1
     skipSpace()
@@ -143,7 +145,7 @@ private struct LineScanner {
     skipSpace()
     guard ConfigReader.tables.contains(name), consume(UInt8(ascii: "]")) else {
       throw problem(
-        "tables other than [keys] and [analytics] are not settings of ctfo; write "
+        "tables other than [keys], [analytics] and [hooks] are not settings of ctfo; write "
           + "'key = value' lines before the first table")
     }
     skipSpace()

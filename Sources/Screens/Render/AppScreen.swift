@@ -25,7 +25,8 @@ public enum AppScreen {
     }
     HintBar.draw(
       hints(state), message: state.message ?? state.saveProblem,
-      mark: onFeed ? state.server.mark : nil, into: &grid, palette: palette)
+      mark: onFeed ? state.server.mark : nil, status: onFeed ? state.server.shownStatus : nil,
+      into: &grid, palette: palette)
   }
 
   private static func drawMode(

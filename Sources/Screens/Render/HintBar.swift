@@ -9,11 +9,12 @@ enum HintBar {
   /// A key and what it does.
   typealias Hint = (key: String, action: String)
 
-  /// Draws the hints, or the message; `mark` ("offline") goes quietly at the right end when
-  /// there is room for it beside the help hint.
+  /// Draws the hints, or the message; `mark` ("offline") goes quietly at the right end, and
+  /// the user's `status` (untrusted, cut to `statusWidth`) left of it, each when there is room
+  /// for it beside the help hint.
   static func draw(
-    _ hints: [Hint], message: String?, mark: String? = nil, into grid: inout CellGrid,
-    palette: Palette
+    _ hints: [Hint], message: String?, mark: String? = nil, status: String? = nil,
+    into grid: inout CellGrid, palette: Palette
   ) {
     let row = grid.height - 1
     grid.clear(row: row, column: 0, width: grid.width, height: 1)
@@ -25,6 +26,16 @@ enum HintBar {
     if let mark, let last = hints.last, cells(last) + mark.count + 3 <= room {
       room -= mark.count + 2
       grid.drawChrome(mark, row: row, column: grid.width - mark.count - 1, style: palette.quiet)
+    }
+    if let status, let last = hints.last {
+      let shown = CardLayout.layout(
+        title: nil, body: Untrusted.line(status), width: statusWidth, height: 1
+      ).lines.first ?? ""
+      let width = DisplayWidth.of(shown)
+      if width > 0, cells(last) + width + 3 <= room {
+        grid.draw(shown, row: row, column: room - width, style: palette.quiet)
+        room -= width + 2
+      }
     }
     var column = 1
     for hint in fitting(hints, width: room) {
@@ -48,6 +59,9 @@ enum HintBar {
     column = grid.draw(" ", row: row, column: column, style: palette.selected)
     grid.drawChrome(keys, row: row, column: column, style: palette.quiet)
   }
+
+  /// The most cells the user's status takes.
+  static let statusWidth = 20
 
   /// The hints that fit in `width` columns: a prefix, then the last hint.
   static func fitting(_ hints: [Hint], width: Int) -> [Hint] {

@@ -48,7 +48,13 @@ public struct ServerStore: Sendable {
       let fresh = ServerSession(
         server: server, installId: try Outbox.identity(db).installID)
       try Self.write(fresh, db)
-      if stored != nil { try Self.forgetCards(db) }
+      if stored != nil {
+        try Self.forgetCards(db)
+        // What the last server said of this user and its pulls is not the new one's.
+        try db.run(
+          "UPDATE server_session SET user_status = NULL, last_pull_at = NULL, "
+            + "last_problem = NULL WHERE id = 1")
+      }
       return fresh
     }
   }
@@ -73,17 +79,47 @@ public struct ServerStore: Sendable {
     try database.write { db in try Self.write(session, db) }
   }
 
+  /// An upsert, not `INSERT OR REPLACE`: a replaced row would lose the columns not named here
+  /// (the user's status, the last pull and its problem).
   private static func write(_ session: ServerSession, _ db: Connection) throws {
     try db.run(
-      "INSERT OR REPLACE INTO server_session (id, server, install_id, token, token_expires_at, "
+      "INSERT INTO server_session (id, server, install_id, token, token_expires_at, "
         + "distinct_id, clock_offset, cache_key_hot, cache_key_recent) "
-        + "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+        + "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+        + "server = excluded.server, install_id = excluded.install_id, token = excluded.token, "
+        + "token_expires_at = excluded.token_expires_at, distinct_id = excluded.distinct_id, "
+        + "clock_offset = excluded.clock_offset, cache_key_hot = excluded.cache_key_hot, "
+        + "cache_key_recent = excluded.cache_key_recent",
       [
         .text(session.server), .text(session.installId), .text(session.token),
         session.tokenExpiresAt.map { .integer($0) } ?? .null, .text(session.distinctId),
         .integer(session.clockOffset), .text(session.cacheKeys[PullFeed.hot.rawValue]),
         .text(session.cacheKeys[PullFeed.recent.rawValue]),
       ])
+  }
+
+  /// Makes the stored scores those of `feed` before it is pulled or dealt: `recent` scores
+  /// every card by its time of publication, `hot` only the cards it ranks, so one feed's scores
+  /// mixed with the other's would outrank them. The session holds a cache key for the feed
+  /// pulled last only; when it holds another feed's, every server score is dropped with the
+  /// keys, and the next pull, full, brings all of `feed`'s. A read when nothing switched.
+  public func adopt(feed: PullFeed) throws {
+    let other = PullFeed.allCases.filter { $0 != feed }.map(\.rawValue)
+    func switched(_ db: Connection) throws -> Bool {
+      guard let stored = try Self.stored(db) else { return false }
+      return other.contains { stored.cacheKeys[$0] != nil }
+    }
+    guard try database.read(switched) else { return }
+    try database.write { db in
+      guard try switched(db) else { return }
+      try db.run(
+        "UPDATE server_session SET cache_key_hot = NULL, cache_key_recent = NULL WHERE id = 1")
+      try db.run(
+        "UPDATE cards SET score = NULL, scored_at = NULL, score_reason = NULL "
+          + "WHERE +deck = (SELECT id FROM decks WHERE path = ?) AND score IS NOT NULL",
+        [.text(Self.deckPath)])
+      try db.run("DELETE FROM pending_scores")
+    }
   }
 
   /// Notes how the last pull went: nil for a success, else its problem (for `ctfo status`).
@@ -396,6 +432,40 @@ public struct ServerStore: Sendable {
     }
   }
 
+  /// The body stored for a card a pull sent without it, once fetched; nil until then.
+  public func storedBody(id: String) throws -> String? {
+    try database.read { db in
+      try db.rows(
+        "SELECT body FROM cards WHERE id = ? AND +deck = (SELECT id FROM decks WHERE path = ?) "
+          + "AND body_missing = 0 AND body != ''", [.text(id), .text(Self.deckPath)]
+      ) { $0.text(0) }.first ?? nil
+    }
+  }
+
+  /// The next card whose body a pull left out and no fetch brought yet, not in `skipping`: one
+  /// never shown before one shown, the best score first.
+  public func nextMissingBody(skipping: Set<String>) throws -> String? {
+    try database.read { db in
+      try db.rows(
+        "SELECT id FROM cards WHERE +deck = (SELECT id FROM decks WHERE path = ?) "
+          + "AND body_missing = 1 ORDER BY EXISTS (SELECT 1 FROM history WHERE "
+          + "history.card_id = cards.id), score IS NULL, score DESC, seq",
+        [.text(Self.deckPath)]
+      ) { $0.text(0) ?? "" }.first { !skipping.contains($0) }
+    }
+  }
+
+  /// The bytes of the server's card text stored: what the body precache's budget bounds.
+  public func bodyBytes() throws -> Int {
+    try database.read { db in
+      Int(
+        try db.rows(
+          "SELECT COALESCE(SUM(LENGTH(CAST(body AS BLOB))), 0) FROM cards "
+            + "WHERE deck = (SELECT id FROM decks WHERE path = ?)", [.text(Self.deckPath)]
+        ) { $0.integer(0) }.first ?? 0)
+    }
+  }
+
   // MARK: - Scores
 
   /// Keeps `score` when it is later than the one held (by `scoredAt`, then by value) and the
@@ -482,15 +552,15 @@ public struct ServerStore: Sendable {
     }
   }
 
-  /// The newest notification not dismissed and not expired at `time` (server milliseconds):
-  /// its id and text.
-  public func notice(at time: Int64) throws -> (id: String, text: String)? {
+  /// The notifications not dismissed and not expired at `time` (server milliseconds), newest
+  /// first: their ids and texts. When the app dismisses the first, the next shows.
+  public func notices(at time: Int64) throws -> [(id: String, text: String)] {
     try database.read { db in
       try db.rows(
         "SELECT id, text FROM server_notifications WHERE dismissed = 0 "
           + "AND (expires_at IS NULL OR expires_at > ?) "
-          + "ORDER BY created_at DESC, id DESC LIMIT 1", [.integer(time)]
-      ) { (id: $0.text(0) ?? "", text: $0.text(1) ?? "") }.first
+          + "ORDER BY created_at DESC, id DESC", [.integer(time)]
+      ) { (id: $0.text(0) ?? "", text: $0.text(1) ?? "") }
     }
   }
 
@@ -519,6 +589,8 @@ public struct ServerStore: Sendable {
     public var lastPullAt: Int64?
     public var lastProblem: String?
     public var userStatus: String?
+    /// The install's id, which the server's operator names to set its user status.
+    public var installId: String?
     public var cards = 0
     public var notifications: [String] = []
   }
@@ -527,12 +599,15 @@ public struct ServerStore: Sendable {
     try database.read { db in
       var status = Status()
       let rows = try db.rows(
-        "SELECT server, last_pull_at, last_problem, user_status FROM server_session WHERE id = 1"
+        "SELECT server, last_pull_at, last_problem, user_status, install_id FROM server_session "
+          + "WHERE id = 1"
       ) { row in
-        (row.text(0), row.isNull(1) ? nil : row.integer(1), row.text(2), row.text(3))
+        (row.text(0), row.isNull(1) ? nil : row.integer(1), row.text(2), row.text(3), row.text(4))
       }
       if let row = rows.first {
-        (status.server, status.lastPullAt, status.lastProblem, status.userStatus) = row
+        (status.server, status.lastPullAt, status.lastProblem, status.userStatus) =
+          (row.0, row.1, row.2, row.3)
+        status.installId = row.4
       }
       status.cards = Int(
         try db.rows(

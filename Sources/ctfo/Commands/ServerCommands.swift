@@ -52,7 +52,8 @@ struct Pull: ParsableCommand {
 struct Status: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "status",
-    abstract: "Show the server, the last pull, its notifications and the analytics queued.")
+    abstract:
+      "Show the server, the last pull, its notifications, the reaction hook and the analytics queued.")
 
   @OptionGroup var global: GlobalOptions
   @Flag(name: .long, help: "One JSON object.") var json = false
@@ -66,6 +67,8 @@ struct Status: ParsableCommand {
     let outbox = Outbox(database: launch.database)
     let analytics = try sinks.map { try outbox.status(of: $0.rawValue) }
     let time = { (ms: Int64?) in ms.map { Timestamp.iso8601(Double($0) / 1000) } }
+    let hook = launch.configuration.reactionHook
+    let hookFailure = hook == nil ? nil : HookFailures.last(at: launch.paths.hookFailure)
     var out = StandardOutput()
     if json {
       out.jsonObject([
@@ -81,8 +84,10 @@ struct Status: ParsableCommand {
         "server": .string(server),
         "lastPullAt": .string(status.lastPullAt.map { Timestamp.iso8601(Double($0) / 1000) }),
         "lastProblem": .string(status.lastProblem.map(clean)),
-        "userStatus": .string(status.userStatus.map(clean)), "cards": .int(status.cards),
+        "userStatus": .string(status.userStatus.map(clean)),
+        "install": .string(status.installId.map(clean)), "cards": .int(status.cards),
         "notifications": .strings(status.notifications.map(clean)),
+        "reactionHook": .string(hook.map(clean)), "hookFailure": .string(hookFailure.map(clean)),
       ])
     } else {
       out.line("server: \(server ?? "none (offline on the decks)")")
@@ -90,7 +95,12 @@ struct Status: ParsableCommand {
       out.line("last pull: \(last)" + (status.lastProblem.map { " (\(clean($0)))" } ?? ""))
       out.line("cards from the server: \(status.cards)")
       if let user = status.userStatus { out.line("status: \(clean(user))") }
+      if let install = status.installId { out.line("install: \(clean(install))") }
       for note in status.notifications { out.line("notification: \(clean(note))") }
+      if let hook {
+        out.line("reaction hook: \(clean(hook))")
+        if let hookFailure { out.line("reaction hook failed: \(clean(hookFailure))") }
+      }
       if analytics.isEmpty {
         out.line(
           "analytics: " + (launch.configuration.analytics.enabled ? "none configured" : "off"))
