@@ -96,25 +96,13 @@ public final class ReactionHook: Sendable {
     posix_spawn_file_actions_adddup2(&actions, stdin, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var all = sigset_t()
-    sigfillset(&all)
-    sigdelset(&all, SIGKILL)
-    sigdelset(&all, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
     let arguments = ["sh", "-c", command]
     let argv = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid = pid_t()
-    let error = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+    let error = SpawnAttributes.with(ownGroup: true) { attributes in
+      posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+    }
     return error == 0 ? .success(pid) : .failure(SpawnFailure(code: error))
   }
 

@@ -31,22 +31,12 @@ enum LinkOpener {
   /// Starts `arguments[0]` (searched in `PATH`) with default signal handling and no blocked
   /// signals, and returns its exit status (128 + the signal when a signal ended it).
   private static func run(_ arguments: [String]) throws(SpawnError) -> Int32 {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var all = sigset_t()
-    sigfillset(&all)
-    sigdelset(&all, SIGKILL)
-    sigdelset(&all, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid = pid_t()
-    let error = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, environ)
+    let error = SpawnAttributes.with(ownGroup: false) { attributes in
+      posix_spawnp(&pid, arguments[0], nil, &attributes, argv, environ)
+    }
     guard error == 0 else { throw SpawnError(reason: Errors.text(error)) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
