@@ -77,8 +77,8 @@ struct ProtocolTests {
     let home = try ClientHome(server: server)
     _ = try await pull(server, home, feed: .hot)
     func line() throws -> ServerLine {
-      ServerLine(
-        notices: try home.store.notices(at: 300).map { ServerLine.Notice(id: $0.id, text: $0.text) })
+      let notices = try home.store.notices(at: 300)
+      return ServerLine(notices: notices.map { ServerLine.Notice(id: $0.id, text: $0.text) })
     }
     var state = Fixtures.showing(Card(id: "x", type: "fact", body: "Body."))
     _ = state.reduce(.serverChanged(try line()))
@@ -117,9 +117,10 @@ struct ProtocolTests {
       Issue.record("nothing precached: \(first)")
       return
     }
-    #expect(
-      try await blocking { pull.precacheOne(budget: budget, skipping: [], deadline: .now + .request) }
-        == .done)
+    let second = try await blocking {
+      pull.precacheOne(budget: budget, skipping: [], deadline: .now + .request)
+    }
+    #expect(second == .done)
     let fetched = server.requests.filter { $0.hasPrefix("/v1/cards/") }.count
     #expect(fetched == 2, "the second body came and did not fit: \(server.requests)")
     // Offline: the precached card is read from the index and by its body fetch; another is not.

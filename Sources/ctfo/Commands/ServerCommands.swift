@@ -52,8 +52,7 @@ struct Pull: ParsableCommand {
 struct Status: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "status",
-    abstract:
-      "Show the server, the last pull, its notifications, the reaction hook and the analytics queued.")
+    abstract: "Show the server, the last pull, notifications, the reaction hook, analytics queued.")
 
   @OptionGroup var global: GlobalOptions
   @Flag(name: .long, help: "One JSON object.") var json = false
