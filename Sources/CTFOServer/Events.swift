@@ -1,3 +1,4 @@
+import CardText
 import FeedCore
 import Foundation
 import Hummingbird
@@ -226,6 +227,13 @@ enum EventRoutes {
     }
     guard !name.isEmpty, name.utf8.count <= 255 else {
       return .failure(Problem(field: "event", message: "the event name must be 1 to 255 bytes"))
+    }
+    // An operator reads the names in a terminal (`ctfo-server events`, one a line).
+    guard Sanitizer.isSafeLine(name) else {
+      return .failure(
+        Problem(
+          field: "event",
+          message: "the event name has a control, bidi, invisible or line-break character"))
     }
     guard properties.count < 255 else {
       return .failure(Problem(field: "properties", message: "255 properties or more"))

@@ -103,7 +103,9 @@ public enum Routes {
     let expires = now + settings.tokenLifetime
     let distinct = try store.issueToken(
       hash: token.hash, installId: auth.installId, expiresAt: expires)
-    let key = CacheKey(epoch: try store.epoch(), feed: .hot, revision: try store.revision())
+    let key = CacheKey(
+      epoch: try store.epoch(), feed: .hot,
+      revision: try store.revision(install: auth.installId, feed: .hot))
     return try json(
       Wire.AuthResponse(
         token: token.text, tokenExpiresAt: expires, cacheKey: key.text, distinctId: distinct,
@@ -140,7 +142,7 @@ public enum Routes {
       throw APIFailure(.badRequest, code: "bad_feed", message: "feed must be hot or recent")
     }
     let epoch = try store.epoch()
-    let revision = try store.revision()
+    let revision = try store.revision(install: install, feed: feed)
     let current = CacheKey(epoch: epoch, feed: feed, revision: revision)
     let held = request.headers[.ifNoneMatch].flatMap(CacheKey.init(header:))
     var headers = HTTPFields()

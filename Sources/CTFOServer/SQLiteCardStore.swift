@@ -77,6 +77,27 @@ public final class SQLiteCardStore: CardStore {
       PRIMARY KEY (install_id, card_id)) WITHOUT ROWID;
     CREATE INDEX user_scores_by_revision ON user_scores(install_id, revision);
     """,
+    // An `$insert_id` is unique within what one install sent (the CTFO sink) or one
+    // `distinct_id` (Mixpanel, GA): another install's id never hides an event.
+    """
+    ALTER TABLE events RENAME TO events_before_owner;
+    CREATE TABLE events (
+      seq INTEGER PRIMARY KEY, sink TEXT NOT NULL, owner TEXT NOT NULL, insert_id TEXT NOT NULL,
+      name TEXT NOT NULL, distinct_id TEXT NOT NULL, install_id TEXT, time INTEGER NOT NULL,
+      payload TEXT NOT NULL, received_at INTEGER NOT NULL, copies INTEGER NOT NULL DEFAULT 1,
+      UNIQUE (sink, owner, insert_id));
+    INSERT INTO events (seq, sink, owner, insert_id, name, distinct_id, install_id, time, payload,
+      received_at, copies)
+      SELECT seq, sink, COALESCE(install_id, distinct_id), insert_id, name, distinct_id,
+        install_id, time, payload, received_at, copies FROM events_before_owner;
+    DROP TABLE events_before_owner;
+    """,
+    // A change only one install receives (its scores) is stamped on the install, and one every
+    // client receives on `shared_revision`: a client's cache key moves only with its own pull.
+    """
+    ALTER TABLE installs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    INSERT INTO meta (key, value) SELECT 'shared_revision', value FROM meta WHERE key = 'revision';
+    """,
   ]
 
   private static func migrate(_ db: Connection) throws {
@@ -86,15 +107,22 @@ public final class SQLiteCardStore: CardStore {
       for sql in migrations[version...] { try db.execute(sql) }
       try db.execute("PRAGMA user_version = \(migrations.count)")
       try db.run(
-        "INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?), ('revision', '0')",
+        "INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?), ('revision', '0'), "
+          + "('shared_revision', '0')",
         [.text(Token.random(bytes: 6))])
     }
   }
 
   // MARK: - Revisions
 
-  public func revision() throws -> Int64 {
-    try lane.run { db in try Self.revision(db) }
+  public func revision(install: String?, feed: PullFeed) throws -> Int64 {
+    try lane.run { db in
+      try db.rows(
+        "SELECT MAX(CAST(value AS INTEGER), COALESCE((SELECT revision FROM installs "
+          + "WHERE install_id = ?), 0)) FROM meta WHERE key = 'shared_revision'",
+        [feed == .hot ? .text(install) : .null]
+      ) { $0.integer(0) }.first ?? 0
+    }
   }
 
   /// The store's epoch, made with the store and never changed: read once.
@@ -114,11 +142,11 @@ public final class SQLiteCardStore: CardStore {
   }
 
   /// Runs `body` in a write transaction with the next revision; the revision is kept only if
-  /// `body` changed something.
-  func changing<T: Sendable>(_ body: (Connection, Int64) throws -> (T, changed: Bool))
-    throws
-    -> T
-  {
+  /// `body` changed something, and stamped on `install` when only that install receives the
+  /// change, else on what every client receives.
+  func changing<T: Sendable>(
+    for install: String? = nil, _ body: (Connection, Int64) throws -> (T, changed: Bool)
+  ) throws -> T {
     try lane.run { db in
       try db.transaction(immediate: true) {
         let next = try Self.revision(db) + 1
@@ -126,6 +154,14 @@ public final class SQLiteCardStore: CardStore {
         if changed {
           try db.run(
             "UPDATE meta SET value = ? WHERE key = 'revision'", [.text(String(next))])
+          if let install {
+            try db.run(
+              "UPDATE installs SET revision = ? WHERE install_id = ?",
+              [.integer(next), .text(install)])
+          } else {
+            try db.run(
+              "UPDATE meta SET value = ? WHERE key = 'shared_revision'", [.text(String(next))])
+          }
         }
         return result
       }

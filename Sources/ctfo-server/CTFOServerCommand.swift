@@ -137,7 +137,8 @@ struct Events: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print the count of each analytics event name received, one 'NAME COUNT' a line.",
     discussion: """
-      Each event is counted once however often it came (the store keeps one per $insert_id). \
+      Each event is counted once however often it came (the store keeps one per sender and \
+      $insert_id). A name is printed made safe for a terminal, on one line. \
       --sink mixpanel or ga counts what came to the Mixpanel /import or GA /mp/collect routes.
       """)
 
@@ -149,10 +150,6 @@ struct Events: ParsableCommand {
     guard ["ctfo", "mixpanel", "ga"].contains(sink) else {
       throw ValidationError("--sink must be ctfo, mixpanel or ga")
     }
-    var out = ""
-    for (name, count) in try data.store().eventCounts(sink: sink) {
-      out += "\(name) \(count)\n"
-    }
-    FileHandle.standardOutput.write(Data(out.utf8))
+    FileHandle.standardOutput.write(Data(try data.store().eventReport(sink: sink).utf8))
   }
 }
