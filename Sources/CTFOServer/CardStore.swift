@@ -24,7 +24,8 @@ public protocol CardStore: Sendable {
   func score(cardId: String, score: Double, at time: Int64) throws -> Bool
   /// Adds a notification for every user.
   func notify(id: String, text: String, at time: Int64) throws
-  /// Stores a token's hash for an install; returns the distinct id of the install.
+  /// Stores a token's hash for an install, revoking the install's older one; returns the
+  /// distinct id of the install.
   func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) throws -> String
   /// The install a token's hash belongs to, if it has not expired at `time`.
   func install(forToken hash: [UInt8], at time: Int64) throws -> String?
@@ -32,6 +33,10 @@ public protocol CardStore: Sendable {
   /// `copies`); the sender is `install` (whose distinct id the events get) or else the
   /// event's `distinct_id`. The CTFO sink's final reactions from `install` become its scores.
   func record(events: [ReceivedEvent], install: String?, at time: Int64) throws
+  /// Deletes the tokens expired at `time`, the events received before `eventsBefore` (none when
+  /// nil), then every install left with neither, and what it alone had (its reactions and
+  /// scores): a client that comes back later starts as a new install.
+  func prune(at time: Int64, eventsBefore: Int64?) throws -> PruneReport
   /// The events stored for `sink`, in the order they first came.
   func events(sink: String) throws -> [ReceivedEvent]
 }
@@ -44,6 +49,19 @@ public struct Changes: Sendable {
   public var removed: [String] = []
   public var scores: [Wire.Score] = []
   public var notifications: [Wire.Notification] = []
+}
+
+/// What a prune deleted.
+public struct PruneReport: Sendable, Equatable {
+  public var tokens = 0
+  public var events = 0
+  public var installs = 0
+
+  public init(tokens: Int = 0, events: Int = 0, installs: Int = 0) {
+    self.tokens = tokens
+    self.events = events
+    self.installs = installs
+  }
 }
 
 /// What loading the decks changed.

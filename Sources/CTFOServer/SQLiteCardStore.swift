@@ -98,6 +98,14 @@ public final class SQLiteCardStore: CardStore {
     ALTER TABLE installs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     INSERT INTO meta (key, value) SELECT 'shared_revision', value FROM meta WHERE key = 'revision';
     """,
+    // One live token per install (the newest), and what pruning looks rows up by.
+    """
+    DELETE FROM tokens WHERE rowid NOT IN (SELECT MAX(rowid) FROM tokens GROUP BY install_id);
+    CREATE INDEX tokens_by_install ON tokens(install_id);
+    CREATE INDEX tokens_by_expiry ON tokens(expires_at);
+    CREATE INDEX events_by_arrival ON events(received_at);
+    CREATE INDEX events_by_install ON events(install_id);
+    """,
   ]
 
   private static func migrate(_ db: Connection) throws {
@@ -337,19 +345,56 @@ public final class SQLiteCardStore: CardStore {
 
   // MARK: - Tokens
 
+  /// Stores the install's one live token: any older one is revoked.
   public func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) throws -> String {
-    try lane.run { db in
+    let (distinct, revoked) = try lane.run { db in
       try db.transaction(immediate: true) {
         try db.run(
           "INSERT OR IGNORE INTO installs (install_id, distinct_id) VALUES (?, ?)",
           [.text(installId), .text("d-" + Token.random(bytes: 8))])
+        let revoked = try db.rows(
+          "SELECT hash FROM tokens WHERE install_id = ?", [.text(installId)]
+        ) { $0.text(0) ?? "" }
+        try db.run("DELETE FROM tokens WHERE install_id = ?", [.text(installId)])
         try db.run(
           "INSERT INTO tokens (hash, install_id, expires_at) VALUES (?, ?, ?)",
           [.text(Token.hex(hash)), .text(installId), .integer(expiresAt)])
-        try db.run("DELETE FROM tokens WHERE expires_at < ?", [.integer(Clock.milliseconds())])
-        return try db.rows(
+        let distinct = try db.rows(
           "SELECT distinct_id FROM installs WHERE install_id = ?", [.text(installId)]
         ) { $0.text(0) ?? "" }.first ?? ""
+        return (distinct, revoked)
+      }
+    }
+    knownTokens.withLock { tokens in
+      for hash in revoked { tokens[hash] = nil }
+    }
+    return distinct
+  }
+
+  public func prune(at time: Int64, eventsBefore: Int64?) throws -> PruneReport {
+    try lane.run { db in
+      try db.transaction(immediate: true) {
+        var report = PruneReport()
+        try db.run("DELETE FROM tokens WHERE expires_at <= ?", [.integer(time)])
+        report.tokens = db.changes
+        if let eventsBefore {
+          try db.run("DELETE FROM events WHERE received_at < ?", [.integer(eventsBefore)])
+          report.events = db.changes
+        }
+        let forgotten = try db.rows(
+          """
+          SELECT install_id FROM installs i
+          WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.install_id = i.install_id)
+            AND NOT EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.install_id)
+          """
+        ) { $0.text(0) ?? "" }
+        for install in forgotten {
+          for table in ["installs", "seen", "reactions", "user_scores"] {
+            try db.run("DELETE FROM \(table) WHERE install_id = ?", [.text(install)])
+          }
+        }
+        report.installs = forgotten.count
+        return report
       }
     }
   }
