@@ -56,12 +56,6 @@ public struct PruneReport: Sendable, Equatable {
   public var tokens = 0
   public var events = 0
   public var installs = 0
-
-  public init(tokens: Int = 0, events: Int = 0, installs: Int = 0) {
-    self.tokens = tokens
-    self.events = events
-    self.installs = installs
-  }
 }
 
 /// What loading the decks changed.

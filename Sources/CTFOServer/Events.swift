@@ -52,7 +52,7 @@ enum EventRoutes {
   ) {
     router.post("/v1/events") { request, context in
       let install = try authorize(request, context)
-      try housekeeping.runIfDue()
+      housekeeping.runIfDue()
       if let sent = request.headers[.init("X-CTFO-Sent-At")!],
         Int64(sent).map({ $0 < 0 }) ?? true
       {

@@ -64,18 +64,21 @@ public enum Routes {
     router.add(middleware: ErrorMiddleware())
     let limits = Limits(settings: settings)
     let housekeeping = Housekeeping(store: store, settings: settings)
+    let authorize: @Sendable (Request, CTFOContext) throws -> String = { request, context in
+      try Self.authorize(request, context, store: store, settings: settings, limits: limits)
+    }
     router.post("/v1/auth") { request, context in
       try limits.charge(address: context)
       let answer = try await auth(request, store: store, settings: settings, limits: limits)
-      try housekeeping.runIfDue()
+      housekeeping.runIfDue()
       return answer
     }
     router.get("/v1/pull") { request, context in
-      let install = try authorize(request, context, store: store, settings: settings, limits: limits)
+      let install = try authorize(request, context)
       return try pull(request, store: store, settings: settings, install: install)
     }
     router.get("/v1/cards/:id") { request, context in
-      _ = try authorize(request, context, store: store, settings: settings, limits: limits)
+      _ = try authorize(request, context)
       let id = context.parameters.get("id") ?? ""
       guard let card = try store.card(id: id) else {
         throw APIFailure(.notFound, code: "not_found", message: "no card \(shown(id))")
@@ -83,10 +86,8 @@ public enum Routes {
       return try json(card)
     }
     EventRoutes.add(
-      to: router, store: store, settings: settings, limits: limits, housekeeping: housekeeping
-    ) { request, context in
-      try authorize(request, context, store: store, settings: settings, limits: limits)
-    }
+      to: router, store: store, settings: settings, limits: limits, housekeeping: housekeeping,
+      authorize: authorize)
     return router
   }
 
@@ -305,7 +306,8 @@ final class Housekeeping: Sendable {
     self.settings = settings
   }
 
-  func runIfDue() throws {
+  /// A prune that fails (the store busy) fails no request: it is tried again when next due.
+  func runIfDue() {
     let now = settings.clock()
     let due = last.withLock { last in
       guard last.map({ now - $0 >= 60_000 || now < $0 }) ?? true else { return false }
@@ -313,7 +315,7 @@ final class Housekeeping: Sendable {
       return true
     }
     guard due else { return }
-    _ = try store.prune(at: now, eventsBefore: settings.eventsRetention.map { now - $0 })
+    _ = try? store.prune(at: now, eventsBefore: settings.eventsRetention.map { now - $0 })
   }
 }
 

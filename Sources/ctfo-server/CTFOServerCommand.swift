@@ -64,7 +64,8 @@ struct Serve: AsyncParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "Days analytics events are kept; an install with no event and no live token is forgotten (default: events are kept).",
+      "Days analytics events are kept (default: for ever); an install left with no event and "
+        + "no live token is forgotten.",
       valueName: "DAYS"))
   var eventsRetention: Int?
   @Option(

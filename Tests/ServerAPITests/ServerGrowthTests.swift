@@ -12,10 +12,14 @@ import Testing
 struct ServerGrowthTests {
   typealias TestClock = AnalyticsDeliveryTests.TestClock
 
-  static func settings(_ clock: TestClock) -> ServerSettings {
+  /// A test server on `clock`, with the settings `change` makes.
+  static func server(
+    _ clock: TestClock, _ change: (inout ServerSettings) -> Void = { _ in }
+  ) async throws -> LiveServer {
     var settings = LiveServer.settings
     settings.clock = clock.read
-    return settings
+    change(&settings)
+    return try await LiveServer(settings: settings)
   }
 
   @Test func aNewAuthRevokesTheInstallsOlderToken() async throws {
@@ -31,9 +35,7 @@ struct ServerGrowthTests {
 
   @Test func anInstallPastItsRateIsRefusedWhateverTokenItTakes() async throws {
     let clock = TestClock()
-    var settings = Self.settings(clock)
-    settings.requestsPerMinute = 3
-    let server = try await LiveServer(settings: settings)
+    let server = try await Self.server(clock) { $0.requestsPerMinute = 3 }
     defer { Task { await server.stop() } }
     let a = try await RawInstall("install-a", on: server)
     for _ in 1...3 { #expect(try await a.pull().status == 200) }
@@ -53,9 +55,7 @@ struct ServerGrowthTests {
 
   @Test func anAddressPastItsRateIsRefusedWhateverInstallOrRoute() async throws {
     let clock = TestClock()
-    var settings = Self.settings(clock)
-    settings.requestsPerMinutePerAddress = 4
-    let server = try await LiveServer(settings: settings)
+    let server = try await Self.server(clock) { $0.requestsPerMinutePerAddress = 4 }
     defer { Task { await server.stop() } }
     for i in 1...4 {
       #expect(try await RawInstall.send(RawInstall.authRequest("i\(i)"), to: server).status == 200)
@@ -92,19 +92,13 @@ struct ServerGrowthTests {
 
   @Test func eventsPastTheRetentionAndInstallsLeftWithNothingArePruned() async throws {
     let clock = TestClock()
-    var settings = Self.settings(clock)
-    settings.eventsRetention = 7 * 24 * 3600 * 1000
-    let server = try await LiveServer(settings: settings)
+    let server = try await Self.server(clock) { $0.eventsRetention = 7 * Self.day }
     defer { Task { await server.stop() } }
-    let a = try await RawInstall("install-a", on: server)
-    #expect(try await a.post([("CTFO", "a-1", "c1")]).status == 200)
-    let b = try await RawInstall("install-b", on: server)
-    clock.advance(8 * 24 * 3600 * 1000)
-    _ = try await RawInstall("install-c", on: server)
+    let (a, b) = try await Self.oneWithAnEventOneWithout(server, clock, thenDays: 8)
     #expect(try server.store.events(sink: "ctfo").isEmpty, "past the retention")
     #expect(try await RawInstall("install-b", on: server).distinctId == b.distinctId)
     // Past the token's lifetime too: A has neither token nor event left, and is forgotten.
-    clock.advance(30 * 24 * 3600 * 1000)
+    clock.advance(30 * Self.day)
     _ = try await RawInstall("install-c", on: server)
     #expect(try await a.pull().status == 401)
     #expect(try await RawInstall("install-a", on: server).distinctId != a.distinctId)
@@ -112,16 +106,27 @@ struct ServerGrowthTests {
 
   @Test func withoutARetentionEventsStayAndSoDoesTheirInstall() async throws {
     let clock = TestClock()
-    let server = try await LiveServer(settings: Self.settings(clock))
+    let server = try await Self.server(clock)
     defer { Task { await server.stop() } }
-    let a = try await RawInstall("install-a", on: server)
-    #expect(try await a.post([("CTFO", "a-1", "c1")]).status == 200)
-    let b = try await RawInstall("install-b", on: server)
-    clock.advance(40 * 24 * 3600 * 1000)
-    _ = try await RawInstall("install-c", on: server)
+    let (a, b) = try await Self.oneWithAnEventOneWithout(server, clock, thenDays: 40)
     #expect(try server.store.events(sink: "ctfo").count == 1)
     #expect(try await RawInstall("install-a", on: server).distinctId == a.distinctId)
     #expect(try await RawInstall("install-b", on: server).distinctId != b.distinctId)
+  }
+
+  static let day: Int64 = 24 * 3600 * 1000
+
+  /// Install A with one event and B with none; then `days` pass and a third install's auth
+  /// finds the pruning due.
+  static func oneWithAnEventOneWithout(
+    _ server: LiveServer, _ clock: TestClock, thenDays days: Int64
+  ) async throws -> (a: RawInstall, b: RawInstall) {
+    let a = try await RawInstall("install-a", on: server)
+    #expect(try await a.post([("CTFO", "a-1", "c1")]).status == 200)
+    let b = try await RawInstall("install-b", on: server)
+    clock.advance(days * day)
+    _ = try await RawInstall("install-c", on: server)
+    return (a, b)
   }
 
   static func mixpanel(_ user: String) -> HTTPRequest {
