@@ -5,7 +5,7 @@ import ServerAPI
 import Testing
 
 /// Event names reach an operator's terminal (`ctfo-server events`): a name with a control,
-/// bidi, invisible or line-break character is refused at ingest and named, and one stored
+/// bidi or line-break character is refused at ingest and named, and one stored
 /// before is printed safe, on its own line (issue 29, item 10).
 @Suite(.timeLimit(.minutes(1)))
 struct EventNameTests {

@@ -7,11 +7,3 @@ extension Sanitizer {
     return String(decoding: clean.utf8.map { $0 == 0x0A || $0 == 0x09 ? 0x20 : $0 }, as: UTF8.self)
   }
 }
-
-extension Sanitizer {
-  /// Whether `text` prints as it is on one line: no scalar `sanitize` removes (controls, bidi
-  /// controls, invisible format characters, line and paragraph separators, ...), no LF or TAB.
-  public static func isSafeLine(_ text: String) -> Bool {
-    !text.unicodeScalars.contains { $0 == "\n" || $0 == "\t" || ScalarProperties($0).isRemoved }
-  }
-}
