@@ -359,9 +359,10 @@ public final class SQLiteCardStore: CardStore {
         try db.run(
           "INSERT INTO tokens (hash, install_id, expires_at) VALUES (?, ?, ?)",
           [.text(Token.hex(hash)), .text(installId), .integer(expiresAt)])
-        let distinct = try db.rows(
-          "SELECT distinct_id FROM installs WHERE install_id = ?", [.text(installId)]
-        ) { $0.text(0) ?? "" }.first ?? ""
+        let distinct =
+          try db.rows(
+            "SELECT distinct_id FROM installs WHERE install_id = ?", [.text(installId)]
+          ) { $0.text(0) ?? "" }.first ?? ""
         return (distinct, revoked)
       }
     }
