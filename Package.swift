@@ -86,7 +86,7 @@ let package = Package(
     .target(
       name: "CTFOServer",
       dependencies: [
-        "SQL", "ServerAPI", "FeedCore", "CTLS",
+        "SQL", "ServerAPI", "FeedCore", "CardText", "CTLS",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),

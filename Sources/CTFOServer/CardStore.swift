@@ -10,8 +10,9 @@ public protocol CardStore: Sendable {
   /// scores made for `install` from its reactions.
   func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int, install: String?) throws
     -> Changes
-  /// The current revision: the one a pull's cache key names.
-  func revision() throws -> Int64
+  /// The revision of what `install` receives in a pull of `feed`: the one its cache key names.
+  /// It moves only when that changes, never with another install's scores.
+  func revision(install: String?, feed: PullFeed) throws -> Int64
   /// A random value made once per store: cache keys of another store are unknown here.
   func epoch() throws -> String
   /// One card whole, nil when there is none (or it was removed).
@@ -26,13 +27,19 @@ public protocol CardStore: Sendable {
   func setStatus(install: String, to status: String) throws -> Bool
   /// Adds a notification for every user.
   func notify(id: String, text: String, at time: Int64) throws
-  /// Stores a token's hash for an install; returns the distinct id of the install.
+  /// Stores a token's hash for an install, revoking the install's older one; returns the
+  /// distinct id of the install.
   func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) throws -> String
   /// The install a token's hash belongs to, if it has not expired at `time`.
   func install(forToken hash: [UInt8], at time: Int64) throws -> String?
-  /// Stores analytics events, each once per sink and `$insert_id` (a copy counts in
-  /// `copies`); the CTFO sink's final reactions from `install` become its scores.
+  /// Stores analytics events, each once per sink, sender and `$insert_id` (a copy counts in
+  /// `copies`); the sender is `install` (whose distinct id the events get) or else the
+  /// event's `distinct_id`. The CTFO sink's final reactions from `install` become its scores.
   func record(events: [ReceivedEvent], install: String?, at time: Int64) throws
+  /// Deletes the tokens expired at `time`, the events received before `eventsBefore` (none when
+  /// nil), then every install left with neither, and what it alone had (its reactions and
+  /// scores): a client that comes back later starts as a new install.
+  func prune(at time: Int64, eventsBefore: Int64?) throws -> PruneReport
   /// The events stored for `sink`, in the order they first came.
   func events(sink: String) throws -> [ReceivedEvent]
 }
@@ -50,6 +57,13 @@ public struct Changes: Sendable {
 
   /// The status of a user the operator set none for.
   public static let defaultStatus = "active"
+}
+
+/// What a prune deleted.
+public struct PruneReport: Sendable, Equatable {
+  public var tokens = 0
+  public var events = 0
+  public var installs = 0
 }
 
 /// What loading the decks changed.

@@ -45,11 +45,13 @@ enum EventRoutes {
   static let maxBatch = 2000
 
   static func add(
-    to router: Router<CTFOContext>, store: any CardStore, limiter: RateLimiter,
-    authorize: @escaping @Sendable (Request) throws -> String
+    to router: Router<CTFOContext>, store: any CardStore, settings: ServerSettings,
+    limits: Limits, housekeeping: Housekeeping,
+    authorize: @escaping @Sendable (Request, CTFOContext) throws -> String
   ) {
-    router.post("/v1/events") { request, _ in
-      let install = try authorize(request)
+    router.post("/v1/events") { request, context in
+      let install = try authorize(request, context)
+      housekeeping.runIfDue()
       if let sent = request.headers[.init("X-CTFO-Sent-At")!],
         Int64(sent).map({ $0 < 0 }) ?? true
       {
@@ -59,12 +61,13 @@ enum EventRoutes {
       }
       return try await importEvents(request, sink: "ctfo", install: install, store: store)
     }
-    router.post("/import") { request, _ in
+    router.post("/import") { request, context in
+      try limits.charge(address: context)
       guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
         let decoded = Data(base64Encoded: String(header.dropFirst(6))),
         let credentials = String(data: decoded, encoding: .utf8),
         let user = credentials.split(separator: ":", omittingEmptySubsequences: false).first,
-        !user.isEmpty
+        let token = settings.mixpanelToken, same(String(user), token)
       else {
         return try mixpanelAnswer(
           ["code": 401, "error": "Unauthorized, invalid project secret", "status": "Unauthorized"],
@@ -72,12 +75,20 @@ enum EventRoutes {
       }
       return try await importEvents(request, sink: "mixpanel", install: nil, store: store)
     }
-    router.post("/mp/collect") { request, _ in
-      try await collect(request, store: store, debug: false)
+    router.post("/mp/collect") { request, context in
+      try limits.charge(address: context)
+      return try await collect(request, store: store, secret: settings.gaAPISecret, debug: false)
     }
-    router.post("/debug/mp/collect") { request, _ in
-      try await collect(request, store: store, debug: true)
+    router.post("/debug/mp/collect") { request, context in
+      try limits.charge(address: context)
+      return try await collect(request, store: store, secret: settings.gaAPISecret, debug: true)
     }
+  }
+
+  /// Whether a credential sent is the one set, compared by hash: in a time that does not say
+  /// how much of it matched.
+  private static func same(_ sent: String, _ set: String) -> Bool {
+    Token.hash(sent) == Token.hash(set)
   }
 
   // MARK: - Mixpanel's import format
@@ -227,6 +238,12 @@ enum EventRoutes {
     guard !name.isEmpty, name.utf8.count <= 255 else {
       return .failure(Problem(field: "event", message: "the event name must be 1 to 255 bytes"))
     }
+    guard isSafeName(name) else {
+      return .failure(
+        Problem(
+          field: "event",
+          message: "the event name has a control, bidi or line-break character"))
+    }
     guard properties.count < 255 else {
       return .failure(Problem(field: "properties", message: "255 properties or more"))
     }
@@ -258,6 +275,19 @@ enum EventRoutes {
     event.cardID = properties["card_id"] as? String
     event.cardType = properties["card_type"] as? String
     return .success(event)
+  }
+
+  /// Whether an event name is free of what would act on an operator's terminal or forge a line
+  /// of `ctfo-server events`: C0 and C1 controls, DEL, bidi controls, line and paragraph
+  /// separators (openapi.yaml's pattern). What else must not reach a terminal is left out when
+  /// the name is printed.
+  static func isSafeName(_ name: String) -> Bool {
+    !name.unicodeScalars.contains {
+      switch $0.value {
+      case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+      default: false
+      }
+    }
   }
 
   private static func mixpanelAnswer(
@@ -296,9 +326,10 @@ enum EventRoutes {
   }
 
   /// `/mp/collect` answers `204` to whatever it gets (GA says nothing of bad events; notes G2)
-  /// and keeps the valid events; `/debug/mp/collect` keeps nothing and lists the problems.
+  /// and keeps the valid events sent with `secret`; `/debug/mp/collect` keeps nothing and lists
+  /// the problems.
   private static func collect(
-    _ request: Request, store: any CardStore, debug: Bool
+    _ request: Request, store: any CardStore, secret: String?, debug: Bool
   ) async throws -> Response {
     let bytes: [UInt8]
     do {
@@ -313,6 +344,8 @@ enum EventRoutes {
     }
     if (query.get("api_secret") ?? "").isEmpty {
       messages.append(("api_secret", "api_secret is missing", "VALUE_REQUIRED"))
+    } else if secret.map({ !same(query.get("api_secret") ?? "", $0) }) ?? true {
+      messages.append(("api_secret", "api_secret is not this server's", "VALUE_INVALID"))
     }
     let body = JSONNesting.exceeds(bytes) ? nil : try? JSONDecoder().decode(Collect.self, from: Data(bytes))
     var accepted: [ReceivedEvent] = []

@@ -12,8 +12,19 @@ public struct ServerSettings: Sendable {
   public var tokenLifetime: Int64 = 30 * 24 * 3600 * 1000
   /// A card whose body is longer (in bytes) goes in a pull without it: `GET /v1/cards/{id}`.
   public var pullBodyLimit = 4096
-  /// Requests a token may make per minute before `429`.
+  /// Requests an install may make per minute before `429`, whatever its token; and auths.
   public var requestsPerMinute = 600
+  /// Requests one address may make per minute before `429`, whatever the install (nil: ten
+  /// times `requestsPerMinute`, room for a household behind one address).
+  public var requestsPerMinutePerAddress: Int?
+  /// How long events are kept, in milliseconds; nil keeps them.
+  public var eventsRetention: Int64?
+  /// The Mixpanel project token `/import` takes as its basic-auth user; nil takes none.
+  public var mixpanelToken: String?
+  /// The `api_secret` `/mp/collect` keeps events for; nil keeps none.
+  public var gaAPISecret: String?
+  /// The wall clock in milliseconds since the epoch: token expiry, rate windows, pruning.
+  public var clock: @Sendable () -> Int64 = { Clock.milliseconds() }
   /// The largest request body read (`POST /v1/auth`).
   public var requestBodyLimit = 16 * 1024
   /// The test fault switch (`Faults`): tests only.
@@ -51,32 +62,39 @@ public enum Routes {
       faults.addRoutes(to: router)
     }
     router.add(middleware: ErrorMiddleware())
-    let limiter = RateLimiter(perMinute: settings.requestsPerMinute)
+    let limits = Limits(settings: settings)
+    let housekeeping = Housekeeping(store: store, settings: settings)
+    let authorize: @Sendable (Request, CTFOContext) throws -> String = { request, context in
+      try Self.authorize(request, context, store: store, settings: settings, limits: limits)
+    }
     router.post("/v1/auth") { request, context in
-      try await auth(request, store: store, settings: settings)
+      try limits.charge(address: context)
+      let answer = try await auth(request, store: store, settings: settings, limits: limits)
+      housekeeping.runIfDue()
+      return answer
     }
     router.get("/v1/pull") { request, context in
-      let install = try authorize(request, store: store, limiter: limiter)
+      let install = try authorize(request, context)
       return try pull(request, store: store, settings: settings, install: install)
     }
     router.get("/v1/cards/:id") { request, context in
-      _ = try authorize(request, store: store, limiter: limiter)
+      _ = try authorize(request, context)
       let id = context.parameters.get("id") ?? ""
       guard let card = try store.card(id: id) else {
         throw APIFailure(.notFound, code: "not_found", message: "no card \(shown(id))")
       }
       return try json(card)
     }
-    EventRoutes.add(to: router, store: store, limiter: limiter) { request in
-      try authorize(request, store: store, limiter: limiter)
-    }
+    EventRoutes.add(
+      to: router, store: store, settings: settings, limits: limits, housekeeping: housekeeping,
+      authorize: authorize)
     return router
   }
 
   // MARK: - Auth
 
   private static func auth(
-    _ request: Request, store: any CardStore, settings: ServerSettings
+    _ request: Request, store: any CardStore, settings: ServerSettings, limits: Limits
   ) async throws -> Response {
     let body: ByteBuffer
     do {
@@ -98,35 +116,38 @@ public enum Routes {
       throw APIFailure(
         .badRequest, code: "bad_install_id", message: "installId must be 1 to 128 printable ASCII")
     }
-    let now = Clock.milliseconds()
+    try limits.charge(authOf: auth.installId)
+    let now = settings.clock()
     let token = Token.make()
     let expires = now + settings.tokenLifetime
     let distinct = try store.issueToken(
       hash: token.hash, installId: auth.installId, expiresAt: expires)
-    let key = CacheKey(epoch: try store.epoch(), feed: .hot, revision: try store.revision())
+    let key = CacheKey(
+      epoch: try store.epoch(), feed: .hot,
+      revision: try store.revision(install: auth.installId, feed: .hot))
     return try json(
       Wire.AuthResponse(
         token: token.text, tokenExpiresAt: expires, cacheKey: key.text, distinctId: distinct,
         serverTime: now))
   }
 
-  /// The install of the request's bearer token; `401` without a good one, `429` past the rate.
+  /// The install of the request's bearer token; `401` without a good one, `429` past the
+  /// address's or the install's rate.
   private static func authorize(
-    _ request: Request, store: any CardStore, limiter: RateLimiter
+    _ request: Request, _ context: CTFOContext, store: any CardStore, settings: ServerSettings,
+    limits: Limits
   ) throws -> String {
+    try limits.charge(address: context)
     guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
       case let token = String(header.dropFirst(7)), (1...256).contains(token.utf8.count)
     else {
       throw APIFailure(.unauthorized, code: "unauthorized", message: "a bearer token is needed")
     }
-    let hash = Token.hash(token)
-    guard let install = try store.install(forToken: hash, at: Clock.milliseconds()) else {
+    guard let install = try store.install(forToken: Token.hash(token), at: settings.clock())
+    else {
       throw APIFailure(.unauthorized, code: "unauthorized", message: "the token is not valid")
     }
-    if let wait = limiter.admit(Token.hex(hash)) {
-      throw APIFailure(
-        .tooManyRequests, code: "rate_limited", message: "too many requests", retryAfter: wait)
-    }
+    try limits.charge(install: install)
     return install
   }
 
@@ -140,7 +161,7 @@ public enum Routes {
       throw APIFailure(.badRequest, code: "bad_feed", message: "feed must be hot or recent")
     }
     let epoch = try store.epoch()
-    let revision = try store.revision()
+    let revision = try store.revision(install: install, feed: feed)
     let current = CacheKey(epoch: epoch, feed: feed, revision: revision)
     let held = request.headers[.ifNoneMatch].flatMap(CacheKey.init(header:))
     var headers = HTTPFields()
@@ -154,7 +175,7 @@ public enum Routes {
     let changes = try store.changes(
       since: since, feed: feed, bodyLimit: settings.pullBodyLimit, install: install)
     let pull = Wire.Pull(
-      cacheKey: current.text, full: changes.full, serverTime: Clock.milliseconds(),
+      cacheKey: current.text, full: changes.full, serverTime: settings.clock(),
       types: changes.types, cards: changes.cards, removed: changes.removed,
       scores: changes.scores,
       user: Wire.User(
@@ -211,16 +232,20 @@ struct CacheKey: Equatable {
   }
 }
 
-/// A per-token limit: `perMinute` requests in each minute-long window.
+/// A limit per key: `perMinute` requests in each minute-long window.
 final class RateLimiter: Sendable {
   private let perMinute: Int
+  private let clock: @Sendable () -> Int64
   private let windows = Mutex<[String: (start: Int64, count: Int)]>([:])
 
-  init(perMinute: Int) { self.perMinute = perMinute }
+  init(perMinute: Int, clock: @escaping @Sendable () -> Int64) {
+    self.perMinute = perMinute
+    self.clock = clock
+  }
 
   /// Nil when the request may go on; else the seconds until the window ends.
   func admit(_ key: String) -> Int? {
-    let now = Clock.milliseconds()
+    let now = clock()
     return windows.withLock { windows in
       if windows.count > 100_000 { windows = windows.filter { now - $0.value.start < 60_000 } }
       var window = windows[key] ?? (now, 0)
@@ -230,6 +255,69 @@ final class RateLimiter: Sendable {
       guard window.count > perMinute else { return nil }
       return Int((window.start + 60_000 - now + 999) / 1000)
     }
+  }
+}
+
+/// The rates the server keeps: per install (whichever token it holds), of auths per install,
+/// and per address (whichever installs it makes).
+struct Limits: Sendable {
+  let installs: RateLimiter
+  let auths: RateLimiter
+  let addresses: RateLimiter
+
+  init(settings: ServerSettings) {
+    installs = RateLimiter(perMinute: settings.requestsPerMinute, clock: settings.clock)
+    auths = RateLimiter(perMinute: settings.requestsPerMinute, clock: settings.clock)
+    addresses = RateLimiter(
+      perMinute: settings.requestsPerMinutePerAddress ?? settings.requestsPerMinute * 10,
+      clock: settings.clock)
+  }
+
+  /// `429` when the request's address has used its minute.
+  func charge(address context: CTFOContext) throws {
+    try charge(addresses, context.channel.remoteAddress?.ipAddress ?? "")
+  }
+
+  /// `429` when `install` has used its minute.
+  func charge(install: String) throws {
+    try charge(installs, install)
+  }
+
+  /// `429` when `install` has used its minute of auths.
+  func charge(authOf install: String) throws {
+    try charge(auths, install)
+  }
+
+  private func charge(_ limiter: RateLimiter, _ key: String) throws {
+    if let wait = limiter.admit(key) {
+      throw APIFailure(
+        .tooManyRequests, code: "rate_limited", message: "too many requests", retryAfter: wait)
+    }
+  }
+}
+
+/// Prunes the store (`CardStore.prune`) on a request that finds it due, at most once a
+/// minute of the settings' clock: no task of its own, and nothing to prune while idle.
+final class Housekeeping: Sendable {
+  private let store: any CardStore
+  private let settings: ServerSettings
+  private let last = Mutex<Int64?>(nil)
+
+  init(store: any CardStore, settings: ServerSettings) {
+    self.store = store
+    self.settings = settings
+  }
+
+  /// A prune that fails (the store busy) fails no request: it is tried again when next due.
+  func runIfDue() {
+    let now = settings.clock()
+    let due = last.withLock { last in
+      guard last.map({ now - $0 >= 60_000 || now < $0 }) ?? true else { return false }
+      last = now
+      return true
+    }
+    guard due else { return }
+    _ = try? store.prune(at: now, eventsBefore: settings.eventsRetention.map { now - $0 })
   }
 }
 

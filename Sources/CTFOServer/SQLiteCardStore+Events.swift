@@ -1,3 +1,4 @@
+import CardText
 import SQL
 import ServerAPI
 
@@ -17,18 +18,24 @@ import ServerAPI
 extension SQLiteCardStore {
   public func record(events: [ReceivedEvent], install: String?, at time: Int64) throws {
     guard !events.isEmpty else { return }
-    try changing { db, revision in
+    try changing(for: install) { db, revision in
+      let distinct = try install.flatMap { install in
+        try db.rows("SELECT distinct_id FROM installs WHERE install_id = ?", [.text(install)]) {
+          $0.text(0)
+        }.first ?? nil
+      }
       let insert = try db.statement(
         """
-        INSERT INTO events (sink, insert_id, name, distinct_id, install_id, time, payload,
-          received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (sink, insert_id) DO UPDATE SET copies = copies + 1
+        INSERT INTO events (sink, owner, insert_id, name, distinct_id, install_id, time, payload,
+          received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (sink, owner, insert_id) DO UPDATE SET copies = copies + 1
         """)
       var touched: Set<String> = []
       for event in events {
         try insert.run([
-          .text(event.sink), .text(event.insertID), .text(event.name), .text(event.distinctID),
-          .text(install), .integer(event.time), .text(event.payload), .integer(time),
+          .text(event.sink), .text(install ?? event.distinctID), .text(event.insertID),
+          .text(event.name), .text(distinct ?? event.distinctID), .text(install),
+          .integer(event.time), .text(event.payload), .integer(time),
         ])
         guard event.sink == "ctfo", let install, let card = event.cardID else { continue }
         try db.run(
@@ -48,22 +55,25 @@ extension SQLiteCardStore {
           """, [.text(install), .text(card), .text(type), .text(event.name), .integer(event.time)])
         touched.insert(type)
       }
+      var rescored = 0
       if let install {
         for type in touched.sorted() {
-          try Self.score(type: type, install: install, at: time, revision: revision, db)
+          rescored += try Self.score(
+            type: type, install: install, at: time, revision: revision, db)
         }
       }
-      return ((), !touched.isEmpty)
+      return ((), rescored > 0)
     }
   }
 
   /// What each final reaction says of the card: CTFO > TFU > TIFB.
   static let weights = ["CTFO": 1.0, "TFU": 0.5, "TIFB": 0.0]
 
-  /// Scores the unseen cards of `type` for `install` from its reactions to the type.
+  /// Scores the unseen cards of `type` for `install` from its reactions to the type; returns
+  /// how many scores changed (what the install's next pull receives).
   private static func score(
     type: String, install: String, at time: Int64, revision: Int64, _ db: Connection
-  ) throws {
+  ) throws -> Int {
     let counts = try db.rows(
       "SELECT reaction, COUNT(*) FROM reactions WHERE install_id = ? AND type = ? GROUP BY reaction",
       [.text(install), .text(type)]
@@ -87,6 +97,7 @@ extension SQLiteCardStore {
         .text(install), .real(affinity), .integer(time), .text(reason), .integer(revision),
         .text(type),
       ])
+    return db.changes
   }
 
   /// The scores made for `install` since `since`.
@@ -117,13 +128,15 @@ extension SQLiteCardStore {
     }
   }
 
-  /// How many events of each name `sink` holds (`ctfo-server events`), by name.
-  public func eventCounts(sink: String) throws -> [(name: String, count: Int)] {
+  /// What `ctfo-server events` prints: how many events of each name `sink` holds, one
+  /// `NAME COUNT` a line, by name. A name stored before names were checked is made safe for a
+  /// terminal and one line.
+  public func eventReport(sink: String) throws -> String {
     try lane.run { db in
       try db.rows(
         "SELECT name, COUNT(*) FROM events WHERE sink = ? GROUP BY name ORDER BY name",
         [.text(sink)]
-      ) { (name: $0.text(0) ?? "", count: Int($0.integer(1))) }
+      ) { "\(Sanitizer.sanitizeLine($0.text(0) ?? "")) \($0.integer(1))\n" }.joined()
     }
   }
 }

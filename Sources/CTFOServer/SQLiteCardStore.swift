@@ -77,8 +77,37 @@ public final class SQLiteCardStore: CardStore {
       PRIMARY KEY (install_id, card_id)) WITHOUT ROWID;
     CREATE INDEX user_scores_by_revision ON user_scores(install_id, revision);
     """,
-    // The user's status per install (issue 36), set by `ctfo-server status`; NULL is the
-    // default, "active".
+    // An `$insert_id` is unique within what one install sent (the CTFO sink) or one
+    // `distinct_id` (Mixpanel, GA): another install's id never hides an event.
+    """
+    ALTER TABLE events RENAME TO events_before_owner;
+    CREATE TABLE events (
+      seq INTEGER PRIMARY KEY, sink TEXT NOT NULL, owner TEXT NOT NULL, insert_id TEXT NOT NULL,
+      name TEXT NOT NULL, distinct_id TEXT NOT NULL, install_id TEXT, time INTEGER NOT NULL,
+      payload TEXT NOT NULL, received_at INTEGER NOT NULL, copies INTEGER NOT NULL DEFAULT 1,
+      UNIQUE (sink, owner, insert_id));
+    INSERT INTO events (seq, sink, owner, insert_id, name, distinct_id, install_id, time, payload,
+      received_at, copies)
+      SELECT seq, sink, COALESCE(install_id, distinct_id), insert_id, name, distinct_id,
+        install_id, time, payload, received_at, copies FROM events_before_owner;
+    DROP TABLE events_before_owner;
+    """,
+    // A change only one install receives (its scores) is stamped on the install, and one every
+    // client receives on `shared_revision`: a client's cache key moves only with its own pull.
+    """
+    ALTER TABLE installs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    INSERT INTO meta (key, value) SELECT 'shared_revision', value FROM meta WHERE key = 'revision';
+    """,
+    // One live token per install (the newest), and what pruning looks rows up by.
+    """
+    DELETE FROM tokens WHERE rowid NOT IN (SELECT MAX(rowid) FROM tokens GROUP BY install_id);
+    CREATE INDEX tokens_by_install ON tokens(install_id);
+    CREATE INDEX tokens_by_expiry ON tokens(expires_at);
+    CREATE INDEX events_by_arrival ON events(received_at);
+    CREATE INDEX events_by_install ON events(install_id);
+    """,
+    // The user's status per install, set by `ctfo-server status`; NULL is the default,
+    // "active".
     """
     ALTER TABLE installs ADD COLUMN status TEXT;
     """,
@@ -91,15 +120,22 @@ public final class SQLiteCardStore: CardStore {
       for sql in migrations[version...] { try db.execute(sql) }
       try db.execute("PRAGMA user_version = \(migrations.count)")
       try db.run(
-        "INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?), ('revision', '0')",
+        "INSERT OR IGNORE INTO meta (key, value) VALUES ('epoch', ?), ('revision', '0'), "
+          + "('shared_revision', '0')",
         [.text(Token.random(bytes: 6))])
     }
   }
 
   // MARK: - Revisions
 
-  public func revision() throws -> Int64 {
-    try lane.run { db in try Self.revision(db) }
+  public func revision(install: String?, feed: PullFeed) throws -> Int64 {
+    try lane.run { db in
+      try db.rows(
+        "SELECT MAX(CAST(value AS INTEGER), COALESCE((SELECT revision FROM installs "
+          + "WHERE install_id = ?), 0)) FROM meta WHERE key = 'shared_revision'",
+        [feed == .hot ? .text(install) : .null]
+      ) { $0.integer(0) }.first ?? 0
+    }
   }
 
   /// The store's epoch, made with the store and never changed: read once.
@@ -119,11 +155,11 @@ public final class SQLiteCardStore: CardStore {
   }
 
   /// Runs `body` in a write transaction with the next revision; the revision is kept only if
-  /// `body` changed something.
-  func changing<T: Sendable>(_ body: (Connection, Int64) throws -> (T, changed: Bool))
-    throws
-    -> T
-  {
+  /// `body` changed something, and stamped on `install` when only that install receives the
+  /// change, else on what every client receives.
+  func changing<T: Sendable>(
+    for install: String? = nil, _ body: (Connection, Int64) throws -> (T, changed: Bool)
+  ) throws -> T {
     try lane.run { db in
       try db.transaction(immediate: true) {
         let next = try Self.revision(db) + 1
@@ -131,6 +167,14 @@ public final class SQLiteCardStore: CardStore {
         if changed {
           try db.run(
             "UPDATE meta SET value = ? WHERE key = 'revision'", [.text(String(next))])
+          if let install {
+            try db.run(
+              "UPDATE installs SET revision = ? WHERE install_id = ?",
+              [.integer(next), .text(install)])
+          } else {
+            try db.run(
+              "UPDATE meta SET value = ? WHERE key = 'shared_revision'", [.text(String(next))])
+          }
         }
         return result
       }
@@ -310,7 +354,7 @@ public final class SQLiteCardStore: CardStore {
   }
 
   public func setStatus(install: String, to status: String) throws -> Bool {
-    try changing { db, _ in
+    try changing(for: install) { db, _ in
       try db.run(
         "UPDATE installs SET status = ? WHERE install_id = ?", [.text(status), .text(install)])
       let known = db.changes > 0
@@ -320,19 +364,57 @@ public final class SQLiteCardStore: CardStore {
 
   // MARK: - Tokens
 
+  /// Stores the install's one live token: any older one is revoked.
   public func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) throws -> String {
-    try lane.run { db in
+    let (distinct, revoked) = try lane.run { db in
       try db.transaction(immediate: true) {
         try db.run(
           "INSERT OR IGNORE INTO installs (install_id, distinct_id) VALUES (?, ?)",
           [.text(installId), .text("d-" + Token.random(bytes: 8))])
+        let revoked = try db.rows(
+          "SELECT hash FROM tokens WHERE install_id = ?", [.text(installId)]
+        ) { $0.text(0) ?? "" }
+        try db.run("DELETE FROM tokens WHERE install_id = ?", [.text(installId)])
         try db.run(
           "INSERT INTO tokens (hash, install_id, expires_at) VALUES (?, ?, ?)",
           [.text(Token.hex(hash)), .text(installId), .integer(expiresAt)])
-        try db.run("DELETE FROM tokens WHERE expires_at < ?", [.integer(Clock.milliseconds())])
-        return try db.rows(
-          "SELECT distinct_id FROM installs WHERE install_id = ?", [.text(installId)]
-        ) { $0.text(0) ?? "" }.first ?? ""
+        let distinct =
+          try db.rows(
+            "SELECT distinct_id FROM installs WHERE install_id = ?", [.text(installId)]
+          ) { $0.text(0) ?? "" }.first ?? ""
+        return (distinct, revoked)
+      }
+    }
+    knownTokens.withLock { tokens in
+      for hash in revoked { tokens[hash] = nil }
+    }
+    return distinct
+  }
+
+  public func prune(at time: Int64, eventsBefore: Int64?) throws -> PruneReport {
+    try lane.run { db in
+      try db.transaction(immediate: true) {
+        var report = PruneReport()
+        try db.run("DELETE FROM tokens WHERE expires_at <= ?", [.integer(time)])
+        report.tokens = db.changes
+        if let eventsBefore {
+          try db.run("DELETE FROM events WHERE received_at < ?", [.integer(eventsBefore)])
+          report.events = db.changes
+        }
+        let forgotten = try db.rows(
+          """
+          SELECT install_id FROM installs i
+          WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.install_id = i.install_id)
+            AND NOT EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.install_id)
+          """
+        ) { $0.text(0) ?? "" }
+        for install in forgotten {
+          for table in ["installs", "seen", "reactions", "user_scores"] {
+            try db.run("DELETE FROM \(table) WHERE install_id = ?", [.text(install)])
+          }
+        }
+        report.installs = forgotten.count
+        return report
       }
     }
   }

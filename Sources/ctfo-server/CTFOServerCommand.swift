@@ -54,12 +54,47 @@ struct Serve: AsyncParsableCommand {
     name: .long, parsing: .upToNextOption,
     help: ArgumentHelp("Deck files to serve (default: the bundled decks).", valueName: "FILE"))
   var deck: [String] = []
-  @Option(name: .long, help: "Requests a token may make per minute.") var rateLimit = 600
+  @Option(name: .long, help: "Requests an install may make per minute, whatever its token.")
+  var rateLimit = 600
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Requests one address may make per minute (default: ten times --rate-limit).",
+      valueName: "N"))
+  var addressRateLimit: Int?
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Days analytics events are kept (default: for ever); an install left with no event and "
+        + "no live token is forgotten.",
+      valueName: "DAYS"))
+  var eventsRetention: Int?
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The Mixpanel project token /import takes as its user (default: /import takes none).",
+      valueName: "TOKEN"))
+  var mixpanelToken: String?
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The api_secret /mp/collect keeps events for (default: it keeps none).",
+      valueName: "SECRET"))
+  var gaApiSecret: String?
   @Option(name: .long, help: "Bytes of a card body sent in a pull; longer ones are fetched alone.")
   var pullBodyLimit = 4096
   /// The test fault switch (CTFOServer's `Faults`): for tests only, so not in --help.
   @Flag(name: .long, help: .hidden) var testFaults = false
   @OptionGroup var data: DataOptions
+
+  func validate() throws {
+    guard rateLimit > 0, addressRateLimit.map({ $0 > 0 }) ?? true else {
+      throw ValidationError("a rate limit must be at least 1")
+    }
+    guard eventsRetention.map({ (1...36_500).contains($0) }) ?? true else {
+      throw ValidationError("--events-retention must be 1 to 36500 days")
+    }
+  }
 
   func run() async throws {
     let store = try data.store()
@@ -85,6 +120,10 @@ struct Serve: AsyncParsableCommand {
     )
     var settings = ServerSettings()
     settings.requestsPerMinute = rateLimit
+    settings.requestsPerMinutePerAddress = addressRateLimit
+    settings.eventsRetention = eventsRetention.map { Int64($0) * 24 * 3600 * 1000 }
+    settings.mixpanelToken = mixpanelToken
+    settings.gaAPISecret = gaApiSecret
     settings.pullBodyLimit = pullBodyLimit
     settings.testFaults = testFaults
     let app = Application(
@@ -159,7 +198,8 @@ struct Events: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print the count of each analytics event name received, one 'NAME COUNT' a line.",
     discussion: """
-      Each event is counted once however often it came (the store keeps one per $insert_id). \
+      Each event is counted once however often it came (the store keeps one per sender and \
+      $insert_id). A name is printed made safe for a terminal, on one line. \
       --sink mixpanel or ga counts what came to the Mixpanel /import or GA /mp/collect routes.
       """)
 
@@ -171,10 +211,6 @@ struct Events: ParsableCommand {
     guard ["ctfo", "mixpanel", "ga"].contains(sink) else {
       throw ValidationError("--sink must be ctfo, mixpanel or ga")
     }
-    var out = ""
-    for (name, count) in try data.store().eventCounts(sink: sink) {
-      out += "\(name) \(count)\n"
-    }
-    FileHandle.standardOutput.write(Data(out.utf8))
+    FileHandle.standardOutput.write(Data(try data.store().eventReport(sink: sink).utf8))
   }
 }

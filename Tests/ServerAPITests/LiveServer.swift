@@ -23,7 +23,7 @@ final class LiveServer: Sendable {
 
   init(
     cards: [Wire.Card] = LiveServer.cards(12), types: [Wire.CardType] = LiveServer.types,
-    settings: ServerSettings = ServerSettings(), faultSwitch: Bool = true
+    settings: ServerSettings = LiveServer.settings, faultSwitch: Bool = true
   ) async throws {
     hasFaults = faultSwitch
     folder = try TemporaryFolder("ctfo-server")
@@ -56,6 +56,15 @@ final class LiveServer: Sendable {
     APIClient(
       transport: HTTPTransport(endpoint: endpoint),
       device: .init(platform: "linux", app: "ctfo-test", locale: "C"), now: now)
+  }
+
+  /// The settings of a test server: the credentials the test clients' Mixpanel and GA sinks
+  /// send (AnalyticsDeliveryTests.Home).
+  static var settings: ServerSettings {
+    var settings = ServerSettings()
+    settings.mixpanelToken = "project-token"
+    settings.gaAPISecret = "secret"
+    return settings
   }
 
   static let types = [
