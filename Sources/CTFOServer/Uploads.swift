@@ -67,8 +67,9 @@ final class WorkGate: Sendable {
 
 /// Reads every request body before its route runs: within `deadline`, within the route
 /// limit `largest`, and within the shared `budget`; then lets the route run through `gate`.
-/// A body refused or cut short is not read further (its connection's input is closed), and
-/// a client that leaves mid-body gets `400`, not an error in the log.
+/// A body refused (`503`, or too large: the route's own answer) is still read to its end and
+/// dropped, as a client sends it all before it reads the answer; a body that is late is cut
+/// (`408`), and a client that leaves mid-body gets `400`, not an error in the log.
 struct UploadLimits: RouterMiddleware {
   let budget: UploadBudget
   let gate: WorkGate
@@ -84,54 +85,35 @@ struct UploadLimits: RouterMiddleware {
       return try await next(request, context)
     }
     let channel = context.channel
-    if let declared, declared > largest {
-      channel.close(mode: .input, promise: nil)
-      throw APIFailure.tooLarge(largest)
-    }
     let late = Flag()
     let timer = channel.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
       late.raise()
       channel.close(mode: .input, promise: nil)
     }
     defer { timer.cancel() }
-    var held = 0
-    defer { budget.release(held) }
-    var body = ByteBuffer()
+    let upload = Upload(budget: budget, largest: largest)
+    defer { upload.end() }
+    let read: Result<ByteBuffer, APIFailure>
     do {
-      // A declared length is taken from the budget before a byte is read.
-      if let declared {
-        guard budget.reserve(declared) else { throw APIFailure.busy }
-        held = declared
-        body.reserveCapacity(declared)
-      }
-      for try await chunk in request.body {
-        let size = body.readableBytes + chunk.readableBytes
-        guard size <= largest else { throw APIFailure.tooLarge(largest) }
-        if size > held {
-          guard budget.reserve(size - held) else { throw APIFailure.busy }
-          held = size
-        }
-        var chunk = chunk
-        body.writeBuffer(&chunk)
-      }
-      guard declared.map({ $0 == body.readableBytes }) ?? true else { throw Incomplete() }
+      read = try await upload.read(request.body, declared: declared)
     } catch {
       channel.close(mode: .input, promise: nil)
       if late.isRaised {
         throw APIFailure(
           .requestTimeout, code: "too_slow", message: "the body did not arrive in time")
       }
-      if let failure = error as? APIFailure { throw failure }
       throw APIFailure(.badRequest, code: "incomplete", message: "the body ended early")
     }
     timer.cancel()
-    var read = request
-    read.body = RequestBody(buffer: body)
-    return try await gate.run { try await next(read, context) }
+    var forwarded = request
+    switch read {
+    case .success(let body): forwarded.body = RequestBody(buffer: body)
+    case .failure(let refusal) where refusal.status == .contentTooLarge:
+      forwarded.body = RequestBody(asyncSequence: OverLimit(limit: largest))
+    case .failure(let refusal): throw refusal
+    }
+    return try await gate.run { try await next(forwarded, context) }
   }
-
-  /// The stream ended before the declared length.
-  private struct Incomplete: Error {}
 
   /// Set once, by the deadline's timer.
   private final class Flag: Sendable {
@@ -139,6 +121,76 @@ struct UploadLimits: RouterMiddleware {
     var isRaised: Bool { value.load(ordering: .acquiring) }
     func raise() { value.store(true, ordering: .releasing) }
   }
+}
+
+/// One body as it is read, and the part of the budget it holds until `end`.
+private final class Upload {
+  let budget: UploadBudget
+  let largest: Int
+  private var held = 0
+
+  init(budget: UploadBudget, largest: Int) {
+    self.budget = budget
+    self.largest = largest
+  }
+
+  /// The body, or why it is refused; throws when the stream ends short of `declared`.
+  func read(_ body: RequestBody, declared: Int?) async throws -> Result<ByteBuffer, APIFailure> {
+    var buffer = ByteBuffer()
+    var refusal: APIFailure?
+    // A declared length is taken from the budget before a byte is read.
+    if let declared {
+      refusal = declared > largest ? .tooLarge(largest) : take(declared) ? nil : .busy
+      if refusal == nil { buffer.reserveCapacity(declared) }
+    }
+    var total = 0
+    for try await chunk in body {
+      total += chunk.readableBytes
+      guard refusal == nil else { continue }
+      if total > largest {
+        refusal = .tooLarge(largest)
+      } else if total > held, !take(total - held) {
+        refusal = .busy
+      } else {
+        var chunk = chunk
+        buffer.writeBuffer(&chunk)
+      }
+      if refusal != nil {
+        buffer = ByteBuffer()
+        end()
+      }
+    }
+    guard declared.map({ $0 == total }) ?? true else { throw Incomplete() }
+    return refusal.map { .failure($0) } ?? .success(buffer)
+  }
+
+  /// Gives back what the body held.
+  func end() {
+    budget.release(held)
+    held = 0
+  }
+
+  private func take(_ bytes: Int) -> Bool {
+    guard budget.reserve(bytes) else { return false }
+    held += bytes
+    return true
+  }
+
+  /// The stream ended before the declared length.
+  private struct Incomplete: Error {}
+}
+
+/// A body over the limit, for its route to refuse in its own words: reading it throws what
+/// `collect(upTo:)` throws past the limit.
+private struct OverLimit: AsyncSequence, Sendable {
+  let limit: Int
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let limit: Int
+    func next() async throws -> ByteBuffer? { throw NIOTooManyBytesError(maxBytes: limit) }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(limit: limit) }
 }
 
 extension APIFailure {
