@@ -98,9 +98,11 @@ public enum Routes {
   }
 
   /// The HTTP/1.1 server with the settings' idle timeout, which also ends a head that never
-  /// completes.
+  /// completes, reading each connection in small pieces (`SmallReads`).
   public static func server(settings: ServerSettings) -> HTTPServerBuilder {
-    .http1(configuration: .init(idleTimeout: TimeAmount(settings.idleTimeout)))
+    .http1(
+      configuration: .init(
+        additionalChannelHandlers: [SmallReads()], idleTimeout: TimeAmount(settings.idleTimeout)))
   }
 
   // MARK: - Auth

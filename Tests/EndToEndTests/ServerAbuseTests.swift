@@ -158,6 +158,45 @@ import TestSupport
     #expect(median < 0.05, "304 p50 \(median) s while batches of tiny elements come")
   }
 
+  /// Five clients post legal batches of 2,000 events, one after another and each within its
+  /// rate: a normal client's `304` stays under 50 ms (p50) meanwhile.
+  @Test func legalBatchesFromFiveClientsLeaveRoomForOthers() throws {
+    let server = try ServerProcess(deck: ServerFaultTests.deck)
+    defer { server.stop() }
+    let client = try NormalClient(port: server.port)
+    let port = server.port
+    let loaders = try (1...5).map { try NormalClient(port: port, install: "load\($0)") }
+    let stop = Flag()
+    let taken = Tally()
+    let senders = DispatchGroup()
+    for (n, loader) in loaders.enumerated() {
+      senders.enter()
+      Thread.detachNewThread {
+        defer { senders.leave() }
+        var batch = 0
+        while !stop.isRaised, batch < 100 {
+          batch += 1
+          let now = Int(Date().timeIntervalSince1970 * 1000)
+          let events = (0..<2000).map {
+            #"{"event":"focus","properties":{"time":\#(now),"distinct_id":"d\#(n)","$insert_id":"l\#(n)-\#(batch)-\#($0)"}}"#
+          }
+          let body = "[" + events.joined(separator: ",") + "]"
+          let request =
+            Self.head(
+              "POST", "/v1/events", length: body.utf8.count,
+              headers: ["Authorization: Bearer \(loader.token)"]) + body
+          let answer = try? RawConnection.exchange(port: port, request, within: 30)
+          taken.add(answer?.status == 200)
+        }
+      }
+    }
+    let median = try client.medianPull(of: 21)
+    stop.raise()
+    senders.wait()
+    #expect(taken.count >= 5, "\(taken.count) batches taken, \(taken.others) not")
+    #expect(median < 0.05, "304 p50 \(median) s while five clients post batches")
+  }
+
   /// Started with a soft limit of 256 open files, the server takes 300 idle connections and
   /// still answers a normal client at once: it raised its limit to the hard one.
   @Test func idleConnectionsPastTheSoftLimitOfOpenFilesLeaveRoomForOthers() throws {

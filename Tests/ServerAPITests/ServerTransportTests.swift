@@ -83,7 +83,8 @@ struct ServerTransportTests {
     let server = try await LiveServer(settings: settings)
     defer { Task { await server.stop() } }
     let connection = try RawConnection(port: server.port)
-    connection.send(head("POST", "/import", length: 1000) + "[{")
+    connection.send(
+      head("POST", "/import", length: 1000, headers: ["Authorization: Basic dTo="]) + "[{")
     let answer = try await blocking { connection.answer(within: 10) }
     #expect(answer?.status == 408, "\(String(describing: answer))")
     #expect(try await blocking { connection.isClosedByServer(within: 10) })
