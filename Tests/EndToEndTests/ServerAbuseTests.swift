@@ -55,10 +55,7 @@ import TestSupport
   static func head(
     _ method: String, _ path: String, length: Int? = nil, headers: [String] = []
   ) -> String {
-    let lines =
-      ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers
-      + (length.map { ["Content-Length: \($0)"] } ?? [])
-    return lines.joined(separator: "\r\n") + "\r\n\r\n"
+    RawConnection.head(method, path, length: length, headers: headers)
   }
 
   /// The peak resident memory of process `pid` so far, in bytes (VmHWM).

@@ -10,14 +10,10 @@ import TestSupport
 /// test speaks raw HTTP to the real server on loopback.
 @Suite(.timeLimit(.minutes(1)))
 struct ServerTransportTests {
-  /// A head of `method path` with `headers`, for a body of `length` bytes.
   private func head(
     _ method: String, _ path: String, length: Int? = nil, headers: [String] = []
   ) -> String {
-    let lines =
-      ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers
-      + (length.map { ["Content-Length: \($0)"] } ?? [])
-    return lines.joined(separator: "\r\n") + "\r\n\r\n"
+    RawConnection.head(method, path, length: length, headers: headers)
   }
 
   /// A token of install `install`, from `POST /v1/auth`.
@@ -30,6 +26,19 @@ struct ServerTransportTests {
     }
     let json = try JSONSerialization.jsonObject(with: Data((answer?.body ?? "").utf8))
     return try #require((json as? [String: Any])?["token"] as? String, "\(String(describing: answer))")
+  }
+
+  /// The first answer to `request` (sent again, up to 50 times) whose status is not `status`.
+  private func firstAnswer(_ server: LiveServer, _ request: String, otherThan status: Int)
+    async throws -> RawMessage?
+  {
+    try await blocking {
+      for _ in 0..<50 {
+        let answer = try RawConnection.exchange(port: server.port, request)
+        if answer?.status != status { return answer }
+      }
+      return nil
+    }
   }
 
   /// Waits (within ten seconds) until no request is in flight on `server`.
@@ -52,26 +61,13 @@ struct ServerTransportTests {
     let holder = try RawConnection(port: server.port)
     holder.send(head("POST", "/import", length: 80_000) + "[")
     let request = head("POST", "/import", length: 80_000) + String(repeating: " ", count: 80_000)
-    let port = server.port
-    let refused = try await blocking { () -> RawMessage? in
-      // The holder's head may reach the server after this request's: ask until it has.
-      for _ in 0..<50 {
-        let answer = try RawConnection.exchange(port: port, request)
-        if answer?.status != 401 { return answer }
-      }
-      return nil
-    }
+    // The holder's head may reach the server after the first tries: ask until it has.
+    let refused = try await firstAnswer(server, request, otherThan: 401)
     #expect(refused?.status == 503, "\(String(describing: refused))")
     #expect(refused?.header("Retry-After") != nil)
     #expect(refused?.body.contains("busy") == true)
     holder.finishSending()
-    let taken = try await blocking { () -> RawMessage? in
-      for _ in 0..<50 {
-        let answer = try RawConnection.exchange(port: port, request)
-        if answer?.status != 503 { return answer }
-      }
-      return nil
-    }
+    let taken = try await firstAnswer(server, request, otherThan: 503)
     #expect(taken?.status == 401, "\(String(describing: taken))")
   }
 

@@ -54,6 +54,16 @@ public final class RawConnection: Sendable {
     send(Array(text.utf8), within: seconds)
   }
 
+  /// The head of a request to 127.0.0.1 with `headers`, for a body of `length` bytes.
+  public static func head(
+    _ method: String, _ path: String, length: Int? = nil, headers: [String] = []
+  ) -> String {
+    let lines =
+      ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers
+      + (length.map { ["Content-Length: \($0)"] } ?? [])
+    return lines.joined(separator: "\r\n") + "\r\n\r\n"
+  }
+
   /// One request on a new connection, and its answer (nil when none came within `seconds`).
   public static func exchange(port: Int, _ request: String, within seconds: Double = 10) throws
     -> RawMessage?
