@@ -15,6 +15,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    // Hummingbird's own lifecycle, named to give the server's shutdown a deadline.
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -88,6 +90,7 @@ let package = Package(
       dependencies: [
         "SQL", "ServerAPI", "FeedCore", "CardText", "CTLS",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
       ]),
@@ -98,6 +101,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]),
     .executableTarget(
       name: "ctfo-bench",
@@ -146,11 +150,12 @@ let package = Package(
       name: "ServerAPITests",
       dependencies: [
         "ServerAPI", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP", "TestSupport",
-        "CommandSupport", "App",
+        "CommandSupport", "App", "SQL",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: []),
+    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),
   ],

@@ -109,14 +109,17 @@ enum EventRoutes {
         ["code": 415, "error": "send the body uncompressed", "status": "Unsupported Media Type"],
         status: .unsupportedMediaType)
     }
+    // Counted by a scan before the parse: a body of a million tiny elements is refused for
+    // the cost of reading its bytes, not of building a million values.
+    let count = elementCount(bytes)
+    guard count <= maxBatch else {
+      return try mixpanelAnswer(
+        ["code": 400, "error": "\(count) events: at most \(maxBatch) a request", "status": "Bad Request"],
+        status: .badRequest)
+    }
     guard !JSONNesting.exceeds(bytes), let elements = decodeElements(bytes) else {
       return try mixpanelAnswer(
         ["code": 400, "error": "the body is not a JSON array or JSON lines of events", "status": "Bad Request"],
-        status: .badRequest)
-    }
-    guard elements.count <= maxBatch else {
-      return try mixpanelAnswer(
-        ["code": 400, "error": "\(elements.count) events: at most \(maxBatch) a request", "status": "Bad Request"],
         status: .badRequest)
     }
     let now = Clock.milliseconds()
@@ -164,10 +167,38 @@ enum EventRoutes {
     return elements.isEmpty ? nil : elements
   }
 
-  /// The bytes of each element of a JSON array known to be valid: split at the commas of
-  /// depth one, outside strings.
+  /// The bytes of each element of a JSON array known to be valid.
   static func arrayElements(_ bytes: [UInt8]) -> [ArraySlice<UInt8>]? {
     var elements: [ArraySlice<UInt8>] = []
+    forEachArrayElement(bytes) { elements.append($0) }
+    return elements
+  }
+
+  /// The elements of a JSON array, or the lines of JSON lines, found by a scan of the bytes
+  /// alone (an upper bound for a body that is not valid JSON).
+  static func elementCount(_ bytes: [UInt8]) -> Int {
+    var count = 0
+    if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "[") {
+      forEachArrayElement(bytes) { _ in count += 1 }
+      return count
+    }
+    var blank = true
+    for byte in bytes {
+      if byte == 0x0A {
+        if !blank { count += 1 }
+        blank = true
+      } else if byte > 0x20 {
+        blank = false
+      }
+    }
+    return blank ? count : count + 1
+  }
+
+  /// Calls `body` with the bytes of each element of a JSON array, trimmed: split at the commas
+  /// of depth one, outside strings.
+  private static func forEachArrayElement(
+    _ bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void
+  ) {
     var depth = 0
     var inString = false
     var escaped = false
@@ -185,22 +216,21 @@ enum EventRoutes {
         depth += 1
         if depth == 1 { start = i + 1 }
       case 0x5D, 0x7D:
-        if depth == 1, let s = start { append(bytes[s..<i]) }
+        if depth == 1, let s = start { element(bytes[s..<i]) }
         depth -= 1
       case 0x2C where depth == 1:
-        if let s = start { append(bytes[s..<i]) }
+        if let s = start { element(bytes[s..<i]) }
         start = i + 1
       default: break
       }
     }
-    func append(_ slice: ArraySlice<UInt8>) {
+    func element(_ slice: ArraySlice<UInt8>) {
       var lo = slice.startIndex
       var hi = slice.endIndex
       while lo < hi, bytes[lo] <= 0x20 { lo += 1 }
       while hi > lo, bytes[hi - 1] <= 0x20 { hi -= 1 }
-      if lo < hi { elements.append(bytes[lo..<hi]) }
+      if lo < hi { body(bytes[lo..<hi]) }
     }
-    return elements
   }
 
   struct Problem: Error {

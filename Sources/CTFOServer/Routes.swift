@@ -1,6 +1,7 @@
 import FeedCore
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServerAPI
@@ -27,6 +28,14 @@ public struct ServerSettings: Sendable {
   public var clock: @Sendable () -> Int64 = { Clock.milliseconds() }
   /// The largest request body read (`POST /v1/auth`).
   public var requestBodyLimit = 16 * 1024
+  /// The bytes of request bodies held at once, across all requests (past it: `503`).
+  public var uploadMemory = 32 << 20
+  /// How long a request body may take to arrive once its head has (past it: `408`).
+  public var bodyDeadline = Duration.seconds(30)
+  /// How long a connection may wait for its next request, or for the rest of a head.
+  public var idleTimeout = Duration.seconds(30)
+  /// Requests with a body parsed and stored at once: one core is left to the others.
+  public var concurrentUploads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
   /// The test fault switch (`Faults`): tests only.
   public var testFaults = false
 
@@ -55,13 +64,19 @@ public enum Routes {
   ) -> Router<CTFOContext> {
     let router = Router(context: CTFOContext.self)
     if let onRequest { router.add(middleware: RequestObserver(onRequest: onRequest)) }
-    if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
+    if logRequests { router.add(middleware: RequestLogger()) }
+    router.add(middleware: HeadWithoutBody())
     let faults = faults ?? (settings.testFaults ? Faults() : nil)
     if let faults {
       router.add(middleware: FaultMiddleware(faults: faults))
       faults.addRoutes(to: router)
     }
     router.add(middleware: ErrorMiddleware())
+    router.add(
+      middleware: UploadLimits(
+        budget: UploadBudget(capacity: settings.uploadMemory),
+        gate: WorkGate(width: settings.concurrentUploads), largest: EventRoutes.importBodyLimit,
+        deadline: settings.bodyDeadline))
     let limits = Limits(settings: settings)
     let housekeeping = Housekeeping(store: store, settings: settings)
     let authorize: @Sendable (Request, CTFOContext) throws -> String = { request, context in
@@ -73,22 +88,41 @@ public enum Routes {
       housekeeping.runIfDue()
       return answer
     }
-    router.get("/v1/pull") { request, context in
+    let pullRoute: @Sendable (Request, CTFOContext) async throws -> Response = {
+      request, context in
       let install = try authorize(request, context)
       return try pull(request, store: store, settings: settings, install: install)
     }
-    router.get("/v1/cards/:id") { request, context in
+    let cardRoute: @Sendable (Request, CTFOContext) async throws -> Response = {
+      request, context in
       _ = try authorize(request, context)
-      let id = context.parameters.get("id") ?? ""
+      // The router splits the raw path, so an id's `%2F` stays within it until decoded here.
+      let raw = context.parameters.get("id") ?? ""
+      guard let id = raw.removingPercentEncoding else {
+        throw APIFailure(.notFound, code: "not_found", message: "no card \(shown(raw))")
+      }
       guard let card = try store.card(id: id) else {
         throw APIFailure(.notFound, code: "not_found", message: "no card \(shown(id))")
       }
       return try json(card)
     }
+    // HEAD is GET without the body (`HeadWithoutBody` drops it).
+    for method in [HTTPRequest.Method.get, .head] {
+      router.on("/v1/pull", method: method, use: pullRoute)
+      router.on("/v1/cards/:id", method: method, use: cardRoute)
+    }
     EventRoutes.add(
       to: router, store: store, settings: settings, limits: limits, housekeeping: housekeeping,
       authorize: authorize)
     return router
+  }
+
+  /// The HTTP/1.1 server with the settings' idle timeout, which also ends a head that never
+  /// completes, reading each connection in small pieces (`SmallReads`).
+  public static func server(settings: ServerSettings) -> HTTPServerBuilder {
+    .http1(
+      configuration: .init(
+        additionalChannelHandlers: [SmallReads()], idleTimeout: TimeAmount(settings.idleTimeout)))
   }
 
   // MARK: - Auth
@@ -396,5 +430,35 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
   ) async throws -> Response {
     onRequest(request.uri.path)
     return try await next(request, context)
+  }
+}
+
+/// Logs each request's method and path: not its query, which may hold a secret
+/// (`/mp/collect?api_secret=`).
+struct RequestLogger<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    context.logger.info(
+      "Request",
+      metadata: [
+        "hb.request.path": .string(request.uri.path),
+        "hb.request.method": .string(request.method.rawValue),
+      ])
+    return try await next(request, context)
+  }
+}
+
+/// Sends the answer to `HEAD` without its body, its headers (`Content-Length` too) as `GET`'s.
+struct HeadWithoutBody<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    var response = try await next(request, context)
+    guard request.method == .head else { return response }
+    let length = response.headers[.contentLength]
+    response.body = ResponseBody()
+    response.headers[.contentLength] = length
+    return response
   }
 }

@@ -16,7 +16,8 @@ public final class SQLiteCardStore: CardStore {
   let lane: Lane
   private let knownEpoch = Mutex<String?>(nil)
   /// Tokens found valid, by hash: the install and the expiry.
-  private let knownTokens = Mutex<[String: (install: String, expiresAt: Int64)]>([:])
+  private let knownTokens = Mutex<[String: (install: String, expiresAt: Int64, checkedAt: Int64)]>(
+    [:])
 
   public init(path: String) throws {
     let open: @Sendable () throws -> Connection = {
@@ -419,12 +420,15 @@ public final class SQLiteCardStore: CardStore {
     }
   }
 
-  /// The install of a token that has not expired at `time`. A token found is remembered (a
-  /// token never changes; only its expiry ends it), so a client's later requests cost no query:
-  /// each query's read transaction takes SQLite's file locks, most of a 304's cost.
+  /// The install of a token that has not expired at `time`. A token found is remembered for
+  /// a second, so a client's requests in that second cost no query (each query's read
+  /// transaction takes SQLite's file locks, most of a 304's cost), and a token revoked in the
+  /// store, by any process, is refused a second later at most.
   public func install(forToken hash: [UInt8], at time: Int64) throws -> String? {
     let key = Token.hex(hash)
-    if let known = knownTokens.withLock({ $0[key] }), known.expiresAt > time {
+    if let known = knownTokens.withLock({ $0[key] }), known.expiresAt > time,
+      (0..<1000).contains(time - known.checkedAt)
+    {
       return known.install
     }
     let found = try lane.run { db in
@@ -436,7 +440,7 @@ public final class SQLiteCardStore: CardStore {
     if let found {
       knownTokens.withLock { tokens in
         if tokens.count >= 100_000 { tokens.removeAll(keepingCapacity: true) }
-        tokens[key] = found
+        tokens[key] = (found.install, found.expiresAt, time)
       }
     }
     return found?.install

@@ -5,7 +5,12 @@ import Foundation
 import Hummingbird
 import Logging
 import ServerAPI
+import ServiceLifecycle
 import Store
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `ctfo-server`: the reference CTFO server (openapi.yaml) on the given decks.
 @main
@@ -96,7 +101,12 @@ struct Serve: AsyncParsableCommand {
     }
   }
 
+  /// How long requests in flight may take to finish after SIGTERM or SIGINT, before they are
+  /// cancelled: a client trickling a body must not keep a stopped server alive.
+  static let drainDeadline = Duration.seconds(5)
+
   func run() async throws {
+    Self.raiseOpenFileLimit()
     let store = try data.store()
     let decks = deck.isEmpty ? Paths(home: nil).bundledDeckFiles : deck
     let contents = DeckCheck.read(decks)
@@ -128,6 +138,7 @@ struct Serve: AsyncParsableCommand {
     settings.testFaults = testFaults
     let app = Application(
       router: Routes.router(store: store, settings: settings),
+      server: Routes.server(settings: settings),
       configuration: .init(address: .hostname(host, port: port), serverName: "ctfo-server"),
       onServerRunning: { channel in
         let address = channel.localAddress
@@ -135,7 +146,21 @@ struct Serve: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data(line.utf8))
       },
       logger: logger)
-    try await app.runService()
+    var group = ServiceGroupConfiguration(
+      services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    group.maximumGracefulShutdownDuration = Self.drainDeadline
+    group.maximumCancellationDuration = Self.drainDeadline
+    try await ServiceGroup(configuration: group).run()
+  }
+
+  /// Raises the soft limit of open files to the hard one: every connection takes one, and a
+  /// soft limit of 1,024 (systemd's default) would stop accepting long before memory runs out.
+  private static func raiseOpenFileLimit() {
+    var limit = rlimit()
+    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = min(limit.rlim_max, 1 << 20)
+    _ = setrlimit(resource, &limit)
   }
 }
 

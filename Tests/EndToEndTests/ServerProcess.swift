@@ -6,6 +6,7 @@ final class ServerProcess {
   let port: Int
   let data: String
   private let process = Process()
+  private let exited = DispatchSemaphore(value: 0)
 
   /// The release server: CTFO_SERVER_BINARY (the Makefile sets it), else where `make build`
   /// puts it, `.build/server/release/ctfo-server` beside `ctfo`'s `.build/release`.
@@ -16,8 +17,12 @@ final class ServerProcess {
   }
 
   /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`);
-  /// `data` and `port` restart a stopped server on its store and its port with a new deck.
-  init(deck: String, options: [String] = [], data: String? = nil, port: Int? = nil) throws {
+  /// `data` and `port` restart a stopped server on its store and its port with a new deck;
+  /// `openFiles` starts it with that soft limit of open files (through prlimit(1)).
+  init(
+    deck: String, options: [String] = [], data: String? = nil, port: Int? = nil,
+    openFiles: Int? = nil
+  ) throws {
     self.data = data ?? NSTemporaryDirectory() + "ctfo-server-" + UUID().uuidString
     let data = self.data
     try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -27,9 +32,16 @@ final class ServerProcess {
       throw TmuxDriver.Failure(
         description: "no ctfo-server at \(Self.binary): run 'make build' or set CTFO_SERVER_BINARY")
     }
-    process.executableURL = URL(fileURLWithPath: Self.binary)
-    process.arguments =
-      ["--port", "\(port ?? 0)", "--data", data, "--deck", deckPath] + options
+    let arguments = ["--port", "\(port ?? 0)", "--data", data, "--deck", deckPath] + options
+    if let openFiles {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["prlimit", "--nofile=\(openFiles):", Self.binary] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: Self.binary)
+      process.arguments = arguments
+    }
+    let exited = self.exited
+    process.terminationHandler = { _ in exited.signal() }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -56,6 +68,9 @@ final class ServerProcess {
   }
 
   var url: String { "http://127.0.0.1:\(port)" }
+
+  /// The server's process id (prlimit execs it, so the same process).
+  var pid: Int32 { process.processIdentifier }
 
   /// Sets the test fault switch's rules (the server must run with `--test-faults`), as JSON:
   /// `[{"path":"/v1/pull","status":503}]`.
@@ -120,6 +135,16 @@ final class ServerProcess {
       throw TmuxDriver.Failure(description: "ctfo-server \(arguments) failed")
     }
     return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Sends SIGTERM; true when the server exits within `seconds` (else it is killed).
+  func stop(within seconds: Double) -> Bool {
+    if process.isRunning { process.terminate() }
+    let stopped = exited.wait(timeout: .now() + seconds) == .success
+    if !stopped { kill(pid, SIGKILL) }
+    process.waitUntilExit()
+    try? FileManager.default.removeItem(atPath: data)
+    return stopped
   }
 
   /// Stops the server with SIGTERM; returns its exit status.

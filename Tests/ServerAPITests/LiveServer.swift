@@ -2,6 +2,7 @@ import CTFOServer
 import Foundation
 import HTTP
 import Hummingbird
+import Logging
 import ServerAPI
 import Synchronization
 import TestSupport
@@ -17,13 +18,16 @@ final class LiveServer: Sendable {
   /// The test fault switch (`Faults`): rules and the log of requests.
   let faults = Faults()
   private let hasFaults: Bool
+  /// What the server logged, one line an entry: its level, message and metadata.
+  let logs = LogLines()
 
   /// The requests' paths, in order.
   var requests: [String] { seen.paths.withLock { $0 } }
 
   init(
     cards: [Wire.Card] = LiveServer.cards(12), types: [Wire.CardType] = LiveServer.types,
-    settings: ServerSettings = LiveServer.settings, faultSwitch: Bool = true
+    settings: ServerSettings = LiveServer.settings, faultSwitch: Bool = true,
+    logRequests: Bool = false
   ) async throws {
     hasFaults = faultSwitch
     folder = try TemporaryFolder("ctfo-server")
@@ -34,10 +38,12 @@ final class LiveServer: Sendable {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = Application(
       router: Routes.router(
-        store: store, settings: settings, logRequests: false, faults: faultSwitch ? faults : nil,
+        store: store, settings: settings, logRequests: logRequests, faults: faultSwitch ? faults : nil,
         onRequest: { path in seen.paths.withLock { $0.append(path) } }),
+      server: Routes.server(settings: settings),
       configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
+      logger: Logger(label: "ctfo-server") { [logs] _ in LogLines.Handler(lines: logs) })
     task = Task { try await app.runService(gracefulShutdownSignals: []) }
     port = try await within("the server to listen") {
       var iterator = ports.makeAsyncIterator()
@@ -76,6 +82,30 @@ final class LiveServer: Sendable {
   static func cards(_ n: Int, body: (Int) -> String = { "Body \($0)." }) -> [Wire.Card] {
     (1...n).map { i in
       Wire.Card(id: "c\(i)", type: i % 2 == 1 ? "news" : "tips", title: "Card \(i)", body: body(i))
+    }
+  }
+}
+
+/// The lines a server logged at `debug` and above.
+final class LogLines: Sendable {
+  private let lines = Mutex<[(level: Logger.Level, text: String)]>([])
+
+  var all: [(level: Logger.Level, text: String)] { lines.withLock { $0 } }
+
+  struct Handler: LogHandler {
+    let lines: LogLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+      get { metadata[key] }
+      set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+      let text = "\(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })"
+      let level = event.level
+      lines.lines.withLock { $0.append((level, text)) }
     }
   }
 }

@@ -59,15 +59,7 @@ public final class LoopbackPeer: @unchecked Sendable {
   }
 
   /// Whether `bytes` hold a head and the body its Content-Length promises.
-  private static func isWhole(_ bytes: [UInt8]) -> Bool {
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard let end = text.range(of: "\r\n\r\n") else { return false }
-    let length = text[..<end.lowerBound].split(separator: "\r\n")
-      .first { $0.lowercased().hasPrefix("content-length:") }
-      .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
-    return text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound)
-      >= (length ?? 0)
-  }
+  private static func isWhole(_ bytes: [UInt8]) -> Bool { RawMessage(bytes)?.isWhole ?? false }
 
   /// The request as the peer read it, once it has (within ten seconds).
   public func request() -> String? {

@@ -1,0 +1,216 @@
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// The bytes of request bodies held at once, across every request: past it, an upload is
+/// answered `503` before it is read, so clients holding large bodies cannot exhaust memory.
+final class UploadBudget: Sendable {
+  let capacity: Int
+  private let used = Mutex(0)
+
+  init(capacity: Int) { self.capacity = capacity }
+
+  /// Takes `bytes` from the budget; false (and nothing taken) when they do not fit.
+  func reserve(_ bytes: Int) -> Bool {
+    used.withLock { used in
+      guard bytes <= capacity - used else { return false }
+      used += bytes
+      return true
+    }
+  }
+
+  func release(_ bytes: Int) { used.withLock { $0 -= bytes } }
+}
+
+/// Lets `width` tasks run at once and queues the others in order: the routes that parse and
+/// store a body take one, so a flood of large uploads leaves a thread to light requests.
+final class WorkGate: Sendable {
+  private struct State {
+    var free: Int
+    var waiting: [CheckedContinuation<Void, Never>] = []
+  }
+  private let state: Mutex<State>
+
+  init(width: Int) { state = Mutex(State(free: max(1, width))) }
+
+  func run<T>(_ work: () async throws -> T) async throws -> T {
+    await enter()
+    defer { leave() }
+    return try await work()
+  }
+
+  private func enter() async {
+    await withCheckedContinuation { continuation in
+      let admitted = state.withLock { state in
+        guard state.free > 0 else {
+          state.waiting.append(continuation)
+          return false
+        }
+        state.free -= 1
+        return true
+      }
+      if admitted { continuation.resume() }
+    }
+  }
+
+  private func leave() {
+    let next = state.withLock { state in
+      guard !state.waiting.isEmpty else {
+        state.free += 1
+        return nil as CheckedContinuation<Void, Never>?
+      }
+      return state.waiting.removeFirst()
+    }
+    next?.resume()
+  }
+}
+
+/// Reads every request body before its route runs: within `deadline`, within the route
+/// limit `largest`, and within the shared `budget`; then lets the route run through `gate`.
+/// A body refused (`503`, or too large: the route's own answer) is still read to its end and
+/// dropped, as a client sends it all before it reads the answer; a body that is late is cut
+/// (`408`), and a client that leaves mid-body gets `400`, not an error in the log.
+struct UploadLimits: RouterMiddleware {
+  let budget: UploadBudget
+  let gate: WorkGate
+  let largest: Int
+  let deadline: Duration
+
+  func handle(
+    _ request: Request, context: CTFOContext,
+    next: (Request, CTFOContext) async throws -> Response
+  ) async throws -> Response {
+    let declared = request.headers[.contentLength].flatMap { Int($0) }
+    guard declared.map({ $0 > 0 }) ?? (request.headers[.transferEncoding] != nil) else {
+      return try await next(request, context)
+    }
+    let channel = context.channel
+    let late = Flag()
+    let timer = channel.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
+      late.raise()
+      channel.close(mode: .input, promise: nil)
+    }
+    defer { timer.cancel() }
+    let upload = Upload(budget: budget, largest: largest)
+    defer { upload.end() }
+    let read: Result<ByteBuffer, APIFailure>
+    do {
+      read = try await upload.read(request.body, declared: declared)
+    } catch {
+      channel.close(mode: .input, promise: nil)
+      if late.isRaised {
+        throw APIFailure(
+          .requestTimeout, code: "too_slow", message: "the body did not arrive in time")
+      }
+      throw APIFailure(.badRequest, code: "incomplete", message: "the body ended early")
+    }
+    timer.cancel()
+    var forwarded = request
+    switch read {
+    case .success(let body): forwarded.body = RequestBody(buffer: body)
+    case .failure(let refusal) where refusal.status == .contentTooLarge:
+      forwarded.body = RequestBody(asyncSequence: OverLimit(limit: largest))
+    case .failure(let refusal): throw refusal
+    }
+    return try await gate.run { try await next(forwarded, context) }
+  }
+
+  /// Set once, by the deadline's timer.
+  private final class Flag: Sendable {
+    private let value = Atomic(false)
+    var isRaised: Bool { value.load(ordering: .acquiring) }
+    func raise() { value.store(true, ordering: .releasing) }
+  }
+}
+
+/// One body as it is read, and the part of the budget it holds until `end`.
+private final class Upload {
+  let budget: UploadBudget
+  let largest: Int
+  private var held = 0
+
+  init(budget: UploadBudget, largest: Int) {
+    self.budget = budget
+    self.largest = largest
+  }
+
+  /// The body, or why it is refused; throws when the stream ends short of `declared`.
+  func read(_ body: RequestBody, declared: Int?) async throws -> Result<ByteBuffer, APIFailure> {
+    var buffer = ByteBuffer()
+    var refusal: APIFailure?
+    // A declared length is taken from the budget before a byte is read.
+    if let declared {
+      refusal = declared > largest ? .tooLarge(largest) : take(declared) ? nil : .busy
+      if refusal == nil { buffer.reserveCapacity(declared) }
+    }
+    var total = 0
+    for try await chunk in body {
+      total += chunk.readableBytes
+      guard refusal == nil else { continue }
+      if total > largest {
+        refusal = .tooLarge(largest)
+      } else if total > held, !take(total - held) {
+        refusal = .busy
+      } else {
+        var chunk = chunk
+        buffer.writeBuffer(&chunk)
+      }
+      if refusal != nil {
+        buffer = ByteBuffer()
+        end()
+      }
+    }
+    guard declared.map({ $0 == total }) ?? true else { throw Incomplete() }
+    return refusal.map { .failure($0) } ?? .success(buffer)
+  }
+
+  /// Gives back what the body held.
+  func end() {
+    budget.release(held)
+    held = 0
+  }
+
+  private func take(_ bytes: Int) -> Bool {
+    guard budget.reserve(bytes) else { return false }
+    held += bytes
+    return true
+  }
+
+  /// The stream ended before the declared length.
+  private struct Incomplete: Error {}
+}
+
+/// Reads its connection 8 KiB at a time, not up to 64 KiB: what a connection holds before its
+/// handler takes it is a few reads (the channel's backpressure), so a thousand connections
+/// sending bodies at once hold megabytes, not hundreds of them.
+final class SmallReads: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = NIOAny
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    try? context.channel.syncOptions?.setOption(
+      ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 8192))
+  }
+}
+
+/// A body over the limit, for its route to refuse in its own words: reading it throws what
+/// `collect(upTo:)` throws past the limit.
+private struct OverLimit: AsyncSequence, Sendable {
+  let limit: Int
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let limit: Int
+    func next() async throws -> ByteBuffer? { throw NIOTooManyBytesError(maxBytes: limit) }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(limit: limit) }
+}
+
+extension APIFailure {
+  /// The server holds as many bodies as it takes at once.
+  static let busy = APIFailure(
+    .serviceUnavailable, code: "busy", message: "too many uploads at once", retryAfter: 1)
+
+  static func tooLarge(_ limit: Int) -> APIFailure {
+    APIFailure(.contentTooLarge, code: "too_large", message: "the body is over \(limit) bytes")
+  }
+}
