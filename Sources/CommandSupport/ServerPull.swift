@@ -58,7 +58,8 @@ public struct ServerPull: Sendable {
             try store.apply(pull, session: session, at: now, keepOrdinals: keepOrdinals))
         }
       } catch {
-        if session.token != before.token { try? store.save(session) }
+        // A new token, or a cache key dropped.
+        if session != before { try? store.save(session) }
         try? store.recordPull(at: now, problem: "\(error)")
         return .failed("\(error)")
       }
@@ -75,6 +76,9 @@ public struct ServerPull: Sendable {
     let card = try client.card(id: id, session: &session, deadline: deadline)
     let body = card.body ?? ""
     guard !body.allSatisfy(\.isWhitespace) else { throw APIError.invalid("an empty body") }
+    guard body.utf8.count <= ServerStore.cardLimit else {
+      throw APIError.invalid("a body \(ServerStore.cardTooLong)")
+    }
     try store.saveBody(id: id, body: body)
     return body
   }
