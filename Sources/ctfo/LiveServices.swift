@@ -234,7 +234,7 @@ final class LiveServices: AppServices {
     return line
   }
 
-  func pullNow() { link?.request() }
+  func pullNow() { link?.request(byUser: true) }
 
   func dismissNotice(id: String) {
     if line.notice?.id == id { line.notice = nil }
