@@ -27,3 +27,48 @@ import Testing
     #expect(order.withLock { $0 } == ["pull", "body 1", "body 2"])
   }
 }
+
+/// The app's requests to the server (issue 29, item 5): the link's pulls never wait for an
+/// analytics batch, and a batch waits until no pull is in flight.
+@Suite struct ServerTrafficTests {
+  @Test func theLinkNeverWaitsAndABatchWaitsForTheLink() {
+    let waiting = DispatchSemaphore(value: 0)
+    let traffic = ServerTraffic(waits: { waiting.signal() })
+    let order = Mutex<[String]>([])
+    let batchSending = DispatchSemaphore(value: 0)
+    let batchMayEnd = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      traffic.background {
+        order.withLock { $0.append("batch") }
+        batchSending.signal()
+        batchMayEnd.wait()
+      }
+      done.signal()
+    }
+    #expect(batchSending.wait(timeout: .now() + 20) == .success)
+    // A batch the server holds: the pull goes beside it, at once.
+    traffic.link { order.withLock { $0.append("pull") } }
+    batchMayEnd.signal()
+    #expect(done.wait(timeout: .now() + 20) == .success)
+
+    let pullMayEnd = DispatchSemaphore(value: 0)
+    let pullSending = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      traffic.link {
+        pullSending.signal()
+        pullMayEnd.wait()
+        order.withLock { $0.append("held pull") }
+      }
+    }
+    #expect(pullSending.wait(timeout: .now() + 20) == .success)
+    DispatchQueue.global().async {
+      traffic.background { order.withLock { $0.append("next batch") } }
+      done.signal()
+    }
+    #expect(waiting.wait(timeout: .now() + 20) == .success)
+    pullMayEnd.signal()
+    #expect(done.wait(timeout: .now() + 20) == .success)
+    #expect(order.withLock { $0 } == ["batch", "pull", "held pull", "next batch"])
+  }
+}
