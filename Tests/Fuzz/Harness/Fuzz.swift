@@ -29,7 +29,8 @@ let chosen: Harness = {
   guard let name = getenv("CTFO_FUZZ").map({ String(cString: $0) }),
     let harness = Harness(rawValue: name)
   else {
-    var message = "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys, answers, pulls or sessions\n"
+    var message =
+      "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys, answers, pulls or sessions\n"
     message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(2)
   }
