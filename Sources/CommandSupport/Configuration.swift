@@ -121,7 +121,12 @@ public struct Configuration: Equatable, Sendable {
       ("on-launch", flags.onLaunch), ("lookahead", flags.lookahead.map(String.init)),
       ("server", flags.server), ("feed", flags.feed),
     ]
-    for case (let key, let value?) in given { try set(key, to: value, in: "--\(key)") }
+    for case (let key, let value?) in given {
+      // A bad value on the command line is a mistyped command (EX_USAGE), whatever the key.
+      do { try set(key, to: value, in: "--\(key)") } catch {
+        throw CLIError(error.description, exitCode: CLIError.usageExit)
+      }
+    }
     if flags.noAnalytics || Environment.doNotTrack { analytics.enabled = false }
   }
 
@@ -266,6 +271,8 @@ public struct CLIError: Error, CustomStringConvertible {
 
   /// The status of a bad config file (sysexits' EX_CONFIG).
   public static let configExit: Int32 = 78
+  /// The status of a mistyped command (sysexits' EX_USAGE).
+  public static let usageExit: Int32 = 64
 
   public init(_ description: String, exitCode: Int32 = 1) {
     self.description = description

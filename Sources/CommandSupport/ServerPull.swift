@@ -18,6 +18,9 @@ public struct ServerPull: Sendable {
   public let feed: PullFeed
   private let client: APIClient
   private let store: ServerStore
+  /// Shared by the copies of this pull (the app's link and its analytics sink): pulls and
+  /// bodies go at once, `exchange` (analytics) waits for them.
+  private let traffic = ServerTraffic()
 
   /// Nil when no server is configured.
   public init?(
@@ -43,6 +46,10 @@ public struct ServerPull: Sendable {
 
   /// `keepOrdinals`: for the running app (`ServerStore.apply(keepOrdinals:)`).
   public func run(deadline: ContinuousClock.Instant, keepOrdinals: Bool = false) -> Outcome {
+    traffic.link { pulled(deadline: deadline, keepOrdinals: keepOrdinals) }
+  }
+
+  private func pulled(deadline: ContinuousClock.Instant, keepOrdinals: Bool) -> Outcome {
     let now = APIClient.systemMilliseconds()
     do {
       try store.adopt(feed: feed)
@@ -59,7 +66,8 @@ public struct ServerPull: Sendable {
             try store.apply(pull, session: session, at: now, keepOrdinals: keepOrdinals))
         }
       } catch {
-        if session.token != before.token { try? store.save(session) }
+        // A new token, or a cache key dropped.
+        if session != before { try? store.save(session) }
         try? store.recordPull(at: now, problem: "\(error)")
         return .failed("\(error)")
       }
@@ -106,26 +114,35 @@ public struct ServerPull: Sendable {
     }
   }
 
-  /// A card's body from the server.
+  /// A card's body from the server, one request in flight with the link's others.
   private func fetchBody(of id: String, deadline: ContinuousClock.Instant) throws -> String {
+    try traffic.link { try fetchedBody(of: id, deadline: deadline) }
+  }
+
+  private func fetchedBody(of id: String, deadline: ContinuousClock.Instant) throws -> String {
     var session = try store.session(for: endpoint.description)
     let before = session
     defer { if session.token != before.token { try? store.save(session) } }
     let card = try client.card(id: id, session: &session, deadline: deadline)
     let body = card.body ?? ""
     guard !body.allSatisfy(\.isWhitespace) else { throw APIError.invalid("an empty body") }
+    guard body.utf8.count <= ServerStore.cardLimit else {
+      throw APIError.invalid("a body \(ServerStore.cardTooLong)")
+    }
     return body
   }
 
   /// Sends `request` to the server with this install's token (one re-auth on `401`) and
-  /// returns its answer, whatever its status.
+  /// returns its answer, whatever its status; once no pull or body is in flight.
   public func exchange(
     _ request: HTTPRequest, deadline: ContinuousClock.Instant
   ) throws -> HTTPResponse {
-    var session = try store.session(for: endpoint.description)
-    let before = session
-    defer { if session != before { try? store.save(session) } }
-    return try client.exchange(request, session: &session, deadline: deadline)
+    try traffic.background {
+      var session = try store.session(for: endpoint.description)
+      let before = session
+      defer { if session != before { try? store.save(session) } }
+      return try client.exchange(request, session: &session, deadline: deadline)
+    }
   }
 
   /// The version `--version` prints.

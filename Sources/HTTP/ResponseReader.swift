@@ -61,9 +61,10 @@ struct ResponseReader<Source: ByteSource> {
 
   /// The lines of the head up to the blank line, as text (Latin-1 bytes kept as they are).
   private mutating func headLines() throws(HTTPError) -> [Substring] {
-    var searched = start
+    // Bytes after `start` already searched: counted from `start`, as `fill` may move both.
+    var searched = 0
     while true {
-      if let end = Self.find([13, 10, 13, 10], in: buffer, from: max(start, searched - 3)) {
+      if let end = Self.find([13, 10, 13, 10], in: buffer, from: start + max(searched - 3, 0)) {
         guard end - start <= limits.head else {
           throw .malformed("a head longer than \(limits.head) bytes")
         }
@@ -71,7 +72,7 @@ struct ResponseReader<Source: ByteSource> {
         start = end + 4
         return text.split(separator: "\r\n", omittingEmptySubsequences: false)
       }
-      searched = buffer.count
+      searched = buffer.count - start
       guard buffer.count - start <= limits.head else {
         throw .malformed("a head longer than \(limits.head) bytes")
       }

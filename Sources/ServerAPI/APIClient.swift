@@ -40,21 +40,39 @@ public struct APIClient: Sendable {
   }
 
   /// Pulls `feed`, sending the cache key held for it; the session gets the new key only with
-  /// the change it names (the caller stores both in one transaction).
+  /// the change it names (the caller stores both in one transaction). A key that cannot be
+  /// sent, or that the server refuses (`400`), is dropped: the next pull is a full one.
   public func pull(
     _ feed: PullFeed, session: inout ServerSession, deadline: ContinuousClock.Instant
   ) throws(APIError) -> PullOutcome {
     var headers: [(name: String, value: String)] = []
     if let key = session.cacheKeys[feed.rawValue] {
-      headers.append(("If-None-Match", "\"\(key)\""))
+      if ServerSession.fitsHeader(key) {
+        headers.append(("If-None-Match", "\"\(key)\""))
+      } else {
+        session.cacheKeys[feed.rawValue] = nil
+      }
     }
-    let answer = try authorized(
-      HTTPRequest(path: "/v1/pull?feed=\(feed.rawValue)", headers: headers), session: &session,
-      deadline: deadline)
+    let answer: HTTPResponse
+    do {
+      answer = try authorized(
+        HTTPRequest(path: "/v1/pull?feed=\(feed.rawValue)", headers: headers),
+        session: &session, deadline: deadline)
+    } catch {
+      if case .refused(status: 400, _, _) = error { session.cacheKeys[feed.rawValue] = nil }
+      throw error
+    }
     if answer.status == 304 { return .unchanged }
-    let pull = try Self.decodePull(answer)
-    session.cacheKeys[feed.rawValue] = pull.cacheKey
-    return .changed(pull)
+    return .changed(try Self.take(pull: answer, of: feed, into: &session))
+  }
+
+  /// The pull of a `200` answer, its cache key kept in `session` when it can be sent back.
+  static func take(pull answer: HTTPResponse, of feed: PullFeed, into session: inout ServerSession)
+    throws(APIError) -> Wire.Pull
+  {
+    let pull = try decodePull(answer)
+    session.cacheKeys[feed.rawValue] = ServerSession.fitsHeader(pull.cacheKey) ? pull.cacheKey : nil
+    return pull
   }
 
   /// A card whole, for a card a pull sent without its body.
@@ -87,12 +105,39 @@ public struct APIClient: Sendable {
         method: "POST", path: "/v1/auth", headers: [("Content-Type", "application/json")],
         body: body), deadline: deadline)
     guard answer.status == 200 else { throw Self.failure(answer) }
-    let auth = try Self.decode(Wire.AuthResponse.self, answer)
-    let received = now()
+    try Self.take(auth: answer, sent: sent, received: now(), into: &session)
+  }
+
+  /// Takes the answer of an auth sent at `sent` and answered at `received` into `session`; an
+  /// answer with a value no request could carry (a token that cannot go into a header, a clock
+  /// over a year off) is refused, and `session` left as it was.
+  static func take(
+    auth answer: HTTPResponse, sent: Int64, received: Int64, into session: inout ServerSession
+  ) throws(APIError) {
+    let auth = try decode(Wire.AuthResponse.self, answer)
+    let offset = try clockOffset(serverTime: auth.serverTime, sent: sent, received: received)
+    guard ServerSession.fitsHeader(auth.token) else {
+      throw .invalid("the token is not 1 to \(ServerSession.headerValueLimit) visible ASCII bytes")
+    }
     session.token = auth.token
     session.tokenExpiresAt = auth.tokenExpiresAt
     session.distinctId = auth.distinctId
-    session.clockOffset = auth.serverTime - (sent + received) / 2
+    session.clockOffset = offset
+  }
+
+  /// The server's clock minus this machine's, from an auth sent at `sent` and answered at
+  /// `received`; an offset over `ServerSession.offsetLimit` is refused, never stored.
+  static func clockOffset(serverTime: Int64, sent: Int64, received: Int64) throws(APIError)
+    -> Int64
+  {
+    // Halves first: the midpoint of any two times, without overflow.
+    let middle = sent / 2 + received / 2 + (sent % 2 + received % 2) / 2
+    let (offset, overflow) = serverTime.subtractingReportingOverflow(middle)
+    guard !overflow, ServerSession.isSane(offset: offset) else {
+      throw .invalid(
+        "the server's clock (serverTime \(serverTime)) is more than a year from this machine's")
+    }
+    return offset
   }
 
   // MARK: - Requests
@@ -112,8 +157,10 @@ public struct APIClient: Sendable {
   public func exchange(
     _ request: HTTPRequest, session: inout ServerSession, deadline: ContinuousClock.Instant
   ) throws(APIError) -> HTTPResponse {
-    let serverNow = now() + session.clockOffset
-    if session.token == nil || (session.tokenExpiresAt ?? .max) <= serverNow {
+    let serverNow = session.serverTime(at: now())
+    if session.token.map(ServerSession.fitsHeader) != true
+      || (session.tokenExpiresAt ?? .max) <= serverNow
+    {
       try authenticate(session: &session, deadline: deadline)
     }
     var answer = try send(request, token: session.token, deadline: deadline)
@@ -171,8 +218,10 @@ public struct APIClient: Sendable {
     }
     var array = "cards"
     do throws(JSONPieces.GroupError) {
-      pull.cards = try pieces.decode(
-        Wire.Card.self, of: array, in: answer.body, decoder: decoder, fast: Wire.Card.flat)
+      (pull.cards, pull.refused) = Wire.PulledCard.sorted(
+        try pieces.decode(
+          Wire.PulledCard.self, of: array, in: answer.body, decoder: decoder,
+          fast: { Wire.Card.flat($0).map(Wire.PulledCard.card) }))
       array = "removed"
       pull.removed = try pieces.decode(String.self, of: array, in: answer.body, decoder: decoder)
       array = "scores"

@@ -55,10 +55,14 @@ public enum Wire {
     public var removed: [String]
     public var scores: [Score]
     public var user: User?
+    /// The elements of `cards` that are no card (no `id`, `"body": 7`), each named by its id
+    /// or its place: left out, the rest of the pull kept. Never sent.
+    public var refused: [String]
 
     public init(
       cacheKey: String, full: Bool, serverTime: Int64? = nil, types: [CardType] = [],
-      cards: [Card] = [], removed: [String] = [], scores: [Score] = [], user: User? = nil
+      cards: [Card] = [], removed: [String] = [], scores: [Score] = [], user: User? = nil,
+      refused: [String] = []
     ) {
       self.cacheKey = cacheKey
       self.full = full
@@ -68,6 +72,7 @@ public enum Wire {
       self.removed = removed
       self.scores = scores
       self.user = user
+      self.refused = refused
     }
 
     enum CodingKeys: String, CodingKey {
@@ -80,10 +85,56 @@ public enum Wire {
       full = try c.decodeIfPresent(Bool.self, forKey: .full) ?? false
       serverTime = try c.decodeIfPresent(Int64.self, forKey: .serverTime)
       types = try c.decodeIfPresent([CardType].self, forKey: .types) ?? []
-      cards = try c.decodeIfPresent([Card].self, forKey: .cards) ?? []
+      (cards, refused) = PulledCard.sorted(
+        try c.decodeIfPresent([PulledCard].self, forKey: .cards) ?? [])
       removed = try c.decodeIfPresent([String].self, forKey: .removed) ?? []
       scores = try c.decodeIfPresent([Score].self, forKey: .scores) ?? []
       user = try c.decodeIfPresent(User.self, forKey: .user)
+    }
+  }
+
+  /// An element of a pull's `cards`: a card, or why it is none. Decoding one never fails, so
+  /// that a bad card costs only itself.
+  enum PulledCard: Decodable {
+    case card(Card)
+    case refused(id: String?, reason: String)
+
+    private enum Key: String, CodingKey { case id }
+
+    init(from decoder: any Decoder) {
+      do { self = .card(try Card(from: decoder)) } catch {
+        let id = try? decoder.container(keyedBy: Key.self).decode(String.self, forKey: .id)
+        self = .refused(id: id, reason: Self.reason(error))
+      }
+    }
+
+    /// The error's words: the member missing or bad.
+    private static func reason(_ error: any Error) -> String {
+      switch error as? DecodingError {
+      case .keyNotFound(let key, _)?: return "no \"\(key.stringValue)\""
+      case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?,
+        .dataCorrupted(let context)?:
+        guard let key = context.codingPath.last, key.intValue == nil else { break }
+        return "a bad \"\(key.stringValue)\""
+      default: break
+      }
+      return "not a card object"
+    }
+
+    /// The cards, and the others named by id (at most 64 characters) or by place (from 1).
+    static func sorted(_ pulled: [PulledCard]) -> (cards: [Card], refused: [String]) {
+      var cards: [Card] = []
+      var refused: [String] = []
+      cards.reserveCapacity(pulled.count)
+      for (place, element) in pulled.enumerated() {
+        switch element {
+        case .card(let card): cards.append(card)
+        case .refused(let id?, let reason) where !id.isEmpty:
+          refused.append("\(id.prefix(64)): \(reason)")
+        case .refused(_, let reason): refused.append("card \(place + 1) of the pull: \(reason)")
+        }
+      }
+      return (cards, refused)
     }
   }
 

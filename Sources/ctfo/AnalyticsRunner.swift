@@ -5,11 +5,11 @@ import Store
 import Synchronization
 
 /// Runs the app's analytics sinks (issue 15): each flushes on a thread of its own (the CTFO
-/// server's on the server link's, so one request at a time goes to the server), when the app
-/// records events and when a wait the sink asked for ends. No timer is armed while nothing is
+/// server's too: a batch the server holds never holds the user's pull on the link's), when the
+/// app records events and when a wait the sink asked for ends. No timer is armed while nothing is
 /// queued, so an idle app uses no CPU; one sink failing never holds another back.
 ///
-///     let runner = AnalyticsRunner(sinks: deliveries)
+///     let runner = AnalyticsRunner(deliveries: deliveries)
 ///     runner.poke()                  // events were committed
 ///     runner.finish(within: .seconds(2))  // at quit; the rest waits for the next run
 final class AnalyticsRunner: Sendable {
@@ -48,11 +48,11 @@ final class AnalyticsRunner: Sendable {
   /// `changed` is called (on a sink's thread) when the count of events waiting for a failing
   /// sink changes: the hint bar shows it.
   init(
-    deliveries: [(SinkDelivery, BackgroundThread?)], outbox: Outbox? = nil,
+    deliveries: [SinkDelivery], outbox: Outbox? = nil,
     now: @escaping @Sendable () -> Int64 = APIClient.systemMilliseconds,
     changed: @escaping @Sendable () -> Void = {}
   ) {
-    sinks = deliveries.map { Sink(delivery: $0.0, thread: $0.1 ?? BackgroundThread()) }
+    sinks = deliveries.map { Sink(delivery: $0, thread: BackgroundThread()) }
     self.now = now
     self.outbox = outbox
     self.changed = changed

@@ -91,15 +91,13 @@ enum Interactive {
     let sinks = recording == nil ? [] : AnalyticsSinks.configured(launch.configuration)
     let analytics = AnalyticsRunner(
       deliveries: sinks.map { kind in
-        (
-          SinkDelivery(
-            kind: kind, configuration: launch.configuration, database: launch.database,
-            pull: pull),
-          kind == .ctfo ? link?.queue : nil
-        )
+        SinkDelivery(
+          kind: kind, configuration: launch.configuration, database: launch.database, pull: pull)
       }, outbox: outbox, changed: { wake.wake() })
     runner.withLock { $0 = analytics }
-    let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.body) { wake.wake() }
+    let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.bodies.body) {
+      wake.wake()
+    }
     // Live sources (issue 16): a pipe of cards, and edits of the user's decks.
     let index = launch.index
     let base: @Sendable (String) -> CardKey? = { try? index.key(of: $0) }

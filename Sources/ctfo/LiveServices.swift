@@ -269,7 +269,7 @@ final class LiveServices: AppServices {
     return line
   }
 
-  func pullNow() { link?.request() }
+  func pullNow() { link?.request(byUser: true) }
 
   func dismissNotice(id: String) {
     line.notices.removeAll { $0.id == id }

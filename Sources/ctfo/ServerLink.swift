@@ -10,9 +10,10 @@ import Terminal
 
 /// The app's link to the CTFO server: pulls on a queue of its own, at launch, every
 /// `pull-interval` and when asked (`r`), one at a time; a pull asked for while one runs is
-/// folded into it. Each pull's end is kept for the UI thread and wakes it; swiping never waits.
-/// After a pull, the bodies it left out are fetched ahead, one at a time in the keys' pauses,
-/// within `precache-budget`, so its cards can be read offline.
+/// folded into it, and one the user asks for goes before the card bodies waiting. Each pull's
+/// end is kept for the UI thread and wakes it; swiping never waits. After a pull, the bodies it
+/// left out are fetched ahead, one at a time in the keys' pauses, within `precache-budget`, so
+/// its cards can be read offline.
 ///
 /// A pull is a live source (issue 16): its new and changed cards and its removals reach the
 /// running feed at once, and so do its scores. The app's pulls keep every indexed card at its
@@ -23,9 +24,10 @@ final class ServerLink: Sendable {
   private let store: ServerStore
   private let feed = Mutex<Feed?>(nil)
   private let wake: WakePipe
-  /// Every request runs here, one at a time, on a thread that yields to the UI (the CTFO
-  /// server's analytics sink too).
-  let queue = BackgroundThread()
+  /// Every pull and card body runs here, one at a time, on a thread that yields to the UI.
+  /// (The analytics sinks have threads of their own: a batch the server holds never holds a
+  /// pull.)
+  private let queue: BackgroundThread
   /// Records the pulls' analytics events (nil: analytics are off), then calls `recorded`.
   private let analytics: (outbox: Outbox, context: Outbox.Context)?
   private let recorded: @Sendable () -> Void
@@ -34,7 +36,12 @@ final class ServerLink: Sendable {
   private let state = Mutex(State())
 
   private struct State {
+    /// A pull waits to run or runs.
     var queued = false
+    /// The queued pull has begun.
+    var running = false
+    /// The latest pull queued: an earlier one still waiting was overtaken by the user's.
+    var ticket = 0
     var line: ServerLine?
     /// The body precache is under way (one chain of fetches at a time).
     var precaching = false
@@ -60,6 +67,11 @@ final class ServerLink: Sendable {
     self.analytics = analytics
     self.recorded = recorded
     self.pull = pull
+    let queue = BackgroundThread()
+    self.queue = queue
+    bodies = BodyFetches(thread: queue, deadline: Self.bodyDeadline) { id, deadline in
+      try pull.body(of: id, deadline: deadline)
+    }
     self.store = store
     self.index = index
     self.wake = wake
@@ -78,14 +90,18 @@ final class ServerLink: Sendable {
 
   func stop() { timer.cancel() }
 
-  /// Asks for a pull; nothing more when one is waiting to run or running.
-  func request() {
-    let first = state.withLock { state in
-      defer { state.queued = true }
-      return !state.queued
+  /// Asks for a pull; nothing more when one is running, or waiting and `byUser` is false. One
+  /// the user asked for (`r`) runs before the card bodies waiting, and overtakes a pull that
+  /// waits behind them.
+  func request(byUser: Bool = false) {
+    let ticket = state.withLock { state -> Int? in
+      guard !state.queued || (byUser && !state.running) else { return nil }
+      state.queued = true
+      state.ticket += 1
+      return state.ticket
     }
-    guard first else { return }
-    queue.async { [self] in run() }
+    guard let ticket else { return }
+    queue.async(first: byUser) { [self] in run(ticket) }
   }
 
   /// The line to show since the last call, if a pull ended meanwhile.
@@ -96,20 +112,14 @@ final class ServerLink: Sendable {
     }
   }
 
-  /// How long a card's body may take to come (feed-logic.md, "Handling Errors": a card that
-  /// fails is skipped).
+  /// How long a card's body may take to come, from the moment it is asked for (feed-logic.md,
+  /// "Handling Errors": a card that fails is skipped).
   static let bodyDeadline = Duration.seconds(2)
 
-  /// The body of a card a pull sent without it, from the server, on the link's queue (so at
-  /// most one request is in flight); its preparation waits, the UI never does.
-  @Sendable func body(of id: String) async throws -> String {
-    try await withCheckedThrowingContinuation { continuation in
-      queue.async { [pull] in
-        continuation.resume(
-          with: Result { try pull.body(of: id, deadline: .now + Self.bodyDeadline) })
-      }
-    }
-  }
+  /// The bodies of cards a pull sent without them, from the server, on the link's queue (so
+  /// pulls and bodies are one request at a time), each asked for once; its preparation waits,
+  /// the UI never does.
+  let bodies: BodyFetches
 
   func dismiss(id: String) {
     queue.async { [store] in try? store.dismiss(id: id) }
@@ -137,11 +147,20 @@ final class ServerLink: Sendable {
     recorded()
   }
 
-  private func run() {
+  private func run(_ ticket: Int) {
+    let current = state.withLock { state in
+      guard state.ticket == ticket else { return false }
+      state.running = true
+      return true
+    }
+    guard current else { return }
     Courtesy.pause()
     let outcome = pull.run(deadline: .now + Self.deadline, keepOrdinals: true)
     // Asked for while this pull ran (`r`, the timer): folded into it, not run again after.
-    state.withLock { $0.queued = false }
+    state.withLock {
+      $0.queued = false
+      $0.running = false
+    }
     if case .applied(let applied) = outcome, let feed = feed.withLock({ $0 }) {
       let removed = applied.removedKeys
       let index = index
@@ -160,7 +179,7 @@ final class ServerLink: Sendable {
     line.notices = ((try? store.notices(at: now)) ?? []).map {
       ServerLine.Notice(id: $0.id, text: $0.text)
     }
-    line.userStatus = try? store.status().userStatus
+    line.userStatus = try? store.status(at: now).userStatus
     state.withLock { $0.line = line }
     wake.wake()
     if case .failed = outcome { return }

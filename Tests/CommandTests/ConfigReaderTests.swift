@@ -172,3 +172,21 @@ import Testing
     #expect(error?.exitCode == CLIError.configExit)
   }
 }
+
+/// A bad value exits alike wherever it is given (issue 29, item 7): 78 from the config file,
+/// 64 (a mistyped command) from a flag, never the generic 1.
+@Suite struct SettingOriginTests {
+  private let server = "http://192.0.2.2:8080"
+
+  @Test func aBadServerExits78FromTheFileAnd64FromTheFlag() throws {
+    let folder = try TemporaryFolder("ctfo-config")
+    let path = folder.path("config.toml")
+    try Data("server = \"\(server)\"\n".utf8).write(to: URL(fileURLWithPath: path))
+    let fromFile = #expect(throws: CLIError.self) { try Configuration.read(file: path) }
+    #expect(fromFile?.exitCode == CLIError.configExit)
+    let fromFlag = #expect(throws: CLIError.self) {
+      try Configuration.load(file: folder.path("none.toml"), flags: Globals(server: server))
+    }
+    #expect(fromFlag?.exitCode == CLIError.usageExit, "\(fromFlag?.description ?? "")")
+  }
+}

@@ -48,16 +48,21 @@ import Testing
     #expect(pull == Wire.Pull(cacheKey: "k", full: false))
   }
 
+  /// A bad card is left out and named by its place in the whole array, both ways.
+  @Test func aBadCardIsNamedByItsPlaceBothWays() throws {
+    let text = String(decoding: try JSONEncoder().encode(Self.pull(cards: 300)), as: UTF8.self)
+      .replacing(#""id":"c200""#, with: #""id":200"#)
+    let bytes = Array(text.utf8)
+    let whole = try APIClient.decodePull(Self.answer(bytes), piecewise: .max)
+    #expect(try APIClient.decodePull(Self.answer(bytes)) == whole)
+    #expect(whole.refused == [#"card 201 of the pull: a bad "id""#] && whole.cards.count == 299)
+  }
+
   /// A bad element is told by its index in the whole array, as the whole decode tells it.
-  @Test(arguments: ["cards", "scores", "removed"])
+  @Test(arguments: ["scores", "removed"])
   func aBadElementIsNamedAsTheWholeDecodeNamesIt(array: String) throws {
     var text = String(decoding: try JSONEncoder().encode(Self.pull(cards: 300)), as: UTF8.self)
-    let bad: String
-    switch array {
-    case "cards": bad = #""id":"c200""#
-    case "scores": bad = #""cardId":"c200""#
-    default: bad = #""gone,130]""#
-    }
+    let bad = array == "scores" ? #""cardId":"c200""# : #""gone,130]""#
     let broken = array == "removed" ? "130" : bad.replacing("\"c200\"", with: "200")
     text = text.replacing(bad, with: broken)
     let bytes = Array(text.utf8)

@@ -3,11 +3,12 @@ import Store
 import TestSupport
 import Testing
 
-/// Ids and type names: never empty, no control characters, bounded; checked alike on the
+/// Ids and type names: never empty, no control or invisible characters, bounded; checked alike on the
 /// fast path and the JSON decoder's path, and no text is ever cut at a NUL in the database.
 @Suite struct DeckNameTests {
   static let id256 = String(repeating: "i", count: 256)
   static let type64 = String(repeating: "t", count: 64)
+  static let invisible = "has an invisible or bidi control character"
 
   /// Line by line: a deck's line and the problem it must give (nil: it loads).
   static let lines: [(String, String?)] = [
@@ -26,6 +27,10 @@ import Testing
     (#"{"id":"t64","type":"\#(type64)","body":"b"}"#, nil),
     (#"{"id":"t65","type":"\#(type64)x","body":"b"}"#, #""type" is over 64 bytes"#),
     (#"{"id":"nul body","type":"bt","title":"a\u0000b","body":"c\u0000d"}"#, nil),
+    (#"{"id":"rtl\u202e","type":"bt","body":"b"}"#, #""id" \#(invisible)"#),
+    (#"{"id":"ls\u2028","type":"bt","body":"b"}"#, #""id" \#(invisible)"#),
+    (#"{"id":"zwj","type":"b\u200dt","body":"b"}"#, #""type" \#(invisible)"#),
+    (#"{"id":"caf\u00e9","type":"bt","body":"b"}"#, nil),
   ]
 
   @Test func badIdsAndTypeNamesAreReportedOnBothPaths() throws {
@@ -36,7 +41,7 @@ import Testing
     }
     let report = DeckCheck.check([path])
     #expect(report.problems.map(\.description) == expected)
-    #expect(report.cards == 4)
+    #expect(report.cards == 5)
   }
 
   @Test func badTypeNamesInAHeaderAreReported() throws {

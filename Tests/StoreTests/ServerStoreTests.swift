@@ -160,6 +160,40 @@ struct ServerStoreTests {
     #expect(try ids(home, type: "news") == ["ok"])
   }
 
+  /// Issue 29, items 3 and 6: the deck rules for names (bidi and invisible characters too) and
+  /// for a card's size (1 MiB) hold for the server's cards; each card left out is named.
+  @Test func cardsWithAnInvisibleCharacterOrOverAMebibyteAreLeftOutAndNamed() throws {
+    let home = try TestHome()
+    let long = String(repeating: "b", count: ServerStore.cardLimit + 1)
+    let applied = try apply(
+      home,
+      pull(
+        key: "k", full: true,
+        cards: [
+          card("ok"), card("rtl\u{202E}"), card("zwj", "ne\u{200D}ws"), card("ls\u{2028}"),
+          card("long", body: long), card("fits", body: String(long.dropLast(100))),
+        ]))
+    #expect(try ids(home, type: "news") == ["fits", "ok"])
+    #expect(
+      applied.refused == [
+        "rtl\u{202E}: \"id\" has an invisible or bidi control character",
+        "zwj: \"type\" has an invisible or bidi control character",
+        "ls\u{2028}: \"id\" has an invisible or bidi control character",
+        "long: \(ServerStore.cardTooLong)",
+      ])
+  }
+
+  /// Issue 29, item 4: elements of `cards` that are no card are named by the decoder; applying
+  /// the pull names them with the others left out.
+  @Test func cardsTheDecoderRefusedAreNamedWithTheOthers() throws {
+    let home = try TestHome()
+    var pull = pull(key: "k", full: true, cards: [card("ok"), card("")])
+    pull.refused = ["card 2 of the pull: no \"id\""]
+    let applied = try apply(home, pull)
+    #expect(applied.refused == ["card 2 of the pull: no \"id\"", #": "id" is empty"#])
+    #expect(try ids(home, type: "news") == ["ok"])
+  }
+
   @Test func scoresAreLastWriterWinsAndASeenCardKeepsItsOwn() throws {
     let home = try TestHome()
     try apply(home, pull(key: "k1", full: true, cards: [card("a"), card("b"), card("c")]))
@@ -207,6 +241,42 @@ struct ServerStoreTests {
     #expect(other.installId == first.installId)
     #expect(other.cacheKeys.isEmpty && other.token == nil)
     #expect(try home.index.catalog().contains { $0.type.name == "news" } == false)
+  }
+
+  /// An older version stored any offset an auth gave (issue 29, item 1): read back, it counts
+  /// as none and its token is dropped, so that the next request measures it again; an event
+  /// recorded meanwhile is stamped with this machine's time.
+  @Test func aStoredClockOffsetPastAYearIsDroppedWithItsToken() throws {
+    let home = try TestHome()
+    let store = ServerStore(database: home.database)
+    var session = try store.session(for: server)
+    session.token = "t"
+    session.clockOffset = .max - 5
+    try store.save(session)
+    let read = try store.session(for: server)
+    #expect(read.clockOffset == 0 && read.token == nil)
+    let outbox = Outbox(database: home.database)
+    try outbox.record(
+      [AnalyticsEvent("Focus", [:])], at: 1_700_000_000, context: .init(app: "t", locale: "C"))
+    #expect(try outbox.all().map(\.time).allSatisfy { $0 == 1_700_000_000_000 })
+  }
+
+  /// Issue 29, item 7: `ctfo status` lists only the notifications still live on the server's
+  /// clock (this machine's plus the offset).
+  @Test func theStatusLeavesOutExpiredNotifications() throws {
+    let home = try TestHome()
+    let store = ServerStore(database: home.database)
+    var session = try store.session(for: server)
+    session.clockOffset = 500
+    let notes = [
+      Wire.Notification(id: "old", text: "Expired", createdAt: 1, expiresAt: 1_400),
+      Wire.Notification(id: "live", text: "Live", createdAt: 2, expiresAt: 1_600),
+      Wire.Notification(id: "always", text: "Always", createdAt: 3),
+    ]
+    try store.apply(
+      Wire.Pull(cacheKey: "k", full: true, user: Wire.User(status: nil, notifications: notes)),
+      session: session, at: 0)
+    #expect(try store.status(at: 1_000).notifications == ["Live", "Always"])
   }
 
   @Test func theDatabaseFileIsTheOwnersAlone() throws {

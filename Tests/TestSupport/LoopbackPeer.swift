@@ -17,6 +17,12 @@ public final class LoopbackPeer: @unchecked Sendable {
   private let release = DispatchSemaphore(value: 0)
 
   public init(answer: String?) throws {
+    (listener, port) = try Self.listen()
+    Thread.detachNewThread { [self] in serve(answer) }
+  }
+
+  /// A socket listening on 127.0.0.1 at a free port, and the port.
+  static func listen() throws -> (Int32, Int) {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -24,19 +30,16 @@ public final class LoopbackPeer: @unchecked Sendable {
     var size = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(listener, pointer, size) == 0 && listen(listener, 4) == 0
+        bind(listener, pointer, size) == 0 && Glibc.listen(listener, 4) == 0
           && getsockname(listener, pointer, &size) == 0
       }
     }
     guard bound else { throw PeerFailure(description: "cannot listen on 127.0.0.1") }
-    self.listener = listener
-    port = Int(UInt16(bigEndian: address.sin_port))
-    Thread.detachNewThread { [self] in serve(answer) }
+    return (listener, Int(UInt16(bigEndian: address.sin_port)))
   }
 
-  private func serve(_ answer: String?) {
-    let connection = accept(listener, nil, nil)
-    connected.withLock { connectionCount += 1 }
+  /// The request read from `connection` up to its whole body (or the end of the stream).
+  static func readRequest(_ connection: Int32) -> [UInt8] {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while !Self.isWhole(bytes) {
@@ -44,6 +47,13 @@ public final class LoopbackPeer: @unchecked Sendable {
       if count <= 0 { break }
       bytes += buffer.prefix(count)
     }
+    return bytes
+  }
+
+  private func serve(_ answer: String?) {
+    let connection = accept(listener, nil, nil)
+    connected.withLock { connectionCount += 1 }
+    let bytes = Self.readRequest(connection)
     lock.withLock { received = bytes }
     done.signal()
     if let answer {

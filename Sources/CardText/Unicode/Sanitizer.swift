@@ -9,6 +9,14 @@ public enum Sanitizer {
   /// ZERO WIDTH JOINER: never output, as a terminal joins the glyph after it into its cell.
   private static let joiner: Unicode.Scalar = "\u{200D}"
 
+  /// Whether `sanitize` always removes `scalar` (a control, a bidi control, an invisible format
+  /// character, ZWJ), or it is a line or paragraph separator: what a name (a card's id, a
+  /// type's) must not hold, since its printed form would differ from the name.
+  public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    ScalarProperties(scalar).isRemoved || scalar == joiner || scalar == "\u{2028}"
+      || scalar == "\u{2029}"
+  }
+
   /// Removes what must never reach a terminal and normalises every grapheme cluster to a form
   /// on which the layout, ncurses and the terminal agree on width.
   ///

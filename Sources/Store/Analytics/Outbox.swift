@@ -1,5 +1,6 @@
 import FeedCore
 import SQL
+import ServerAPI
 
 #if canImport(Glibc)
   import Glibc
@@ -76,7 +77,7 @@ public struct Outbox: Sendable {
     let server = try db.rows(
       "SELECT clock_offset, distinct_id FROM server_session WHERE id = 1"
     ) { ($0.integer(0), $0.text(1)) }.first
-    let offset = server?.0 ?? 0
+    let serverTime = ServerSession.serverTime(at: deviceTime, offset: server?.0 ?? 0)
     var identity = try Self.identity(db)
     var all = events
     let distinct = server?.1 ?? identity.distinctID
@@ -102,8 +103,8 @@ public struct Outbox: Sendable {
       let id = UUIDv7.make(milliseconds: deviceTime)
       let payload = Self.payload(
         event, insertID: id, distinctID: distinct, installID: identity.installID,
-        time: deviceTime + offset, deviceTime: deviceTime)
-      try insert.run([.text(id), .text(event.name), .integer(deviceTime + offset), .text(payload)])
+        time: serverTime, deviceTime: deviceTime)
+      try insert.run([.text(id), .text(event.name), .integer(serverTime), .text(payload)])
     }
   }
 

@@ -4,8 +4,9 @@ import FeedCore
 /// The rule for card ids and type names, the one place it is written: `DeckParser` applies it
 /// to every card and header, whether the fast scanner or the JSON decoder read the line.
 ///
-/// A name is never empty, holds no control character (C0 with NUL, DEL, C1) and is at most
-/// `idLimit` (ids) or `typeLimit` (type names) bytes of UTF-8.
+/// A name is never empty, holds no control character (C0 with NUL, DEL, C1) nor any other
+/// character the sanitiser removes (bidi controls, ZWJ, U+2028: `Sanitizer.isInvisible`), and
+/// is at most `idLimit` (ids) or `typeLimit` (type names) bytes of UTF-8.
 enum DeckName {
   static let idLimit = 256
   static let typeLimit = 64
@@ -40,6 +41,11 @@ enum DeckName {
   private static func problem(_ name: String, named what: String, limit: Int) -> String? {
     if name.isEmpty { return "\(what) is empty" }
     if name.unicodeScalars.contains(where: isControl) { return "\(what) has a control character" }
+    if !name.utf8.allSatisfy({ $0 < 0x80 }),
+      name.unicodeScalars.contains(where: Sanitizer.isInvisible)
+    {
+      return "\(what) has an invisible or bidi control character"
+    }
     if name.utf8.count > limit { return "\(what) is over \(limit) bytes" }
     return nil
   }

@@ -67,10 +67,14 @@ public struct ServerStore: Sendable {
       var keys: [String: String] = [:]
       keys[PullFeed.hot.rawValue] = row.text(6)
       keys[PullFeed.recent.rawValue] = row.text(7)
+      // An offset no auth accepts (an older version stored any): none, and no token, so that
+      // the next request authenticates and measures it again.
+      let offset = row.integer(5)
+      let sane = ServerSession.isSane(offset: offset)
       return ServerSession(
-        server: row.text(0) ?? "", installId: row.text(1) ?? "", token: row.text(2),
+        server: row.text(0) ?? "", installId: row.text(1) ?? "", token: sane ? row.text(2) : nil,
         tokenExpiresAt: row.isNull(3) ? nil : row.integer(3), distinctId: row.text(4),
-        clockOffset: row.integer(5), cacheKeys: keys)
+        clockOffset: sane ? offset : 0, cacheKeys: keys)
     }.first
   }
 
@@ -171,7 +175,7 @@ public struct ServerStore: Sendable {
   public func apply(
     _ pull: Wire.Pull, session: ServerSession, at time: Int64, keepOrdinals: Bool = false
   ) throws -> Applied {
-    var applied = Applied()
+    var applied = Applied(refused: pull.refused)
     let accepted = try accepted(pull, &applied)
     applied.cards = accepted.count
     var removedKeys: [String: CardKey] = [:]
@@ -373,11 +377,23 @@ public struct ServerStore: Sendable {
     try db.run("UPDATE decks SET types = ? WHERE id = ?", [.text(json), .integer(deck)])
   }
 
-  /// The deck rules for ids and type names, and a body unless the pull left it out.
+  /// The deck rules for ids and type names, a body unless the pull left it out, and the size
+  /// of a deck's card.
   private static func problem(of card: Wire.Card) -> String? {
     let checked = Card(id: card.id, type: card.type, body: card.needsBody ? "-" : card.body ?? "")
-    return DeckName.problem(of: checked)
+    if let problem = DeckName.problem(of: checked) { return problem }
+    let size = [card.title, card.body, card.source, card.url, card.reveal].reduce(0) {
+      $0 + ($1?.utf8.count ?? 0)
+    }
+    return size > cardLimit ? cardTooLong : nil
   }
+
+  /// The most bytes of text a server's card may hold: a deck's card is a line of at most
+  /// this many.
+  public static let cardLimit = DeckFile.lineLimit
+
+  /// Why a card over `cardLimit` is left out.
+  public static let cardTooLong = "over \(cardLimit >> 20) MiB, the limit of a deck's card"
 
   /// What storing a pulled card did.
   private enum Upserted {
@@ -595,7 +611,9 @@ public struct ServerStore: Sendable {
     public var notifications: [String] = []
   }
 
-  public func status() throws -> Status {
+  /// The status when this machine's clock reads `now` (milliseconds): the notifications that
+  /// have not expired by then on the server's clock.
+  public func status(at now: Int64) throws -> Status {
     try database.read { db in
       var status = Status()
       let rows = try db.rows(
@@ -609,13 +627,19 @@ public struct ServerStore: Sendable {
           (row.0, row.1, row.2, row.3)
         status.installId = row.4
       }
+      let offset = try db.rows("SELECT clock_offset FROM server_session WHERE id = 1") {
+        $0.integer(0)
+      }.first
+      let serverNow = ServerSession.serverTime(at: now, offset: offset ?? 0)
       status.cards = Int(
         try db.rows(
           "SELECT COUNT(*) FROM cards WHERE deck = (SELECT id FROM decks WHERE path = ?)",
           [.text(Self.deckPath)]
         ) { $0.integer(0) }.first ?? 0)
       status.notifications = try db.rows(
-        "SELECT text FROM server_notifications WHERE dismissed = 0 ORDER BY created_at, id"
+        "SELECT text FROM server_notifications WHERE dismissed = 0 "
+          + "AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id",
+        [.integer(serverNow)]
       ) { $0.text(0) ?? "" }
       return status
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardText
 import CommandSupport
+import ServerAPI
 import Store
 
 /// `ctfo pull`: pulls the configured server's cards now.
@@ -59,7 +60,8 @@ struct Status: ParsableCommand {
 
   func run() throws {
     let launch = try Launch(global.values, syncDecks: false)
-    let status = try ServerStore(database: launch.database).status()
+    let status = try ServerStore(database: launch.database).status(
+      at: APIClient.systemMilliseconds())
     let server = launch.configuration.server?.description
     let clean = { (text: String) in Sanitizer.sanitizeLine(text) }
     let sinks = AnalyticsSinks.configured(launch.configuration)

@@ -8,7 +8,7 @@ import CFuzzDriver  // Its `main`, for a build without libFuzzer.
 ///
 ///     CTFO_FUZZ=decks .build/fuzz/debug/ctfo-fuzz -max_total_time=60 Tests/Fuzz/Corpus/decks
 enum Harness: String {
-  case decks, text, config, keys, answers, pulls
+  case decks, text, config, keys, answers, pulls, sessions
 
   /// Runs the harness on one input; a broken invariant traps.
   func run(_ bytes: UnsafeRawBufferPointer) {
@@ -19,6 +19,7 @@ enum Harness: String {
     case .keys: KeyHarness.run(bytes)
     case .answers: AnswerHarness.run(bytes)
     case .pulls: PullHarness.run(bytes)
+    case .sessions: SessionHarness.run(bytes)
     }
   }
 }
@@ -28,7 +29,8 @@ let chosen: Harness = {
   guard let name = getenv("CTFO_FUZZ").map({ String(cString: $0) }),
     let harness = Harness(rawValue: name)
   else {
-    var message = "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys, answers or pulls\n"
+    var message =
+      "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys, answers, pulls or sessions\n"
     message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(2)
   }

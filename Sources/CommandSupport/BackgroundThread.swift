@@ -7,8 +7,9 @@ import Synchronization
 
 /// A serial queue on a thread of its own that yields to the UI (`Courtesy`): it runs at nice
 /// `niceness`, gives the CPU up at its yield points, and its pulls and flushes wait for pauses
-/// in the user's keys. Runs its work in order.
-final class BackgroundThread: Sendable {
+/// in the user's keys. Runs its work in order, but for work given `first`, which goes before
+/// all the work waiting (a pull the user asked for).
+public final class BackgroundThread: Sendable {
   private struct State {
     var work: [@Sendable () -> Void] = []
   }
@@ -17,7 +18,7 @@ final class BackgroundThread: Sendable {
   /// Counts the work waiting: the thread sleeps on it when there is none.
   private let pending = DispatchSemaphore(value: 0)
 
-  init(niceness: Int32 = 10) {
+  public init(niceness: Int32 = 10) {
     let context = Unmanaged.passRetained(Context(owner: self, niceness: niceness)).toOpaque()
     var thread = pthread_t()
     let started = pthread_create(
@@ -31,9 +32,11 @@ final class BackgroundThread: Sendable {
     pthread_detach(thread)
   }
 
-  /// Runs `work` after the work given before it.
-  func async(_ work: @escaping @Sendable () -> Void) {
-    state.withLock { $0.work.append(work) }
+  /// Runs `work` after the work given before it, or with `first`, before any work waiting.
+  public func async(first: Bool = false, _ work: @escaping @Sendable () -> Void) {
+    state.withLock { state in
+      if first { state.work.insert(work, at: 0) } else { state.work.append(work) }
+    }
     pending.signal()
   }
 
@@ -43,7 +46,7 @@ final class BackgroundThread: Sendable {
   }
 
   private final class Context: Sendable {
-    // The thread lives as long as the process (the app has one link); it holds its owner.
+    // The thread lives as long as the process (the app has a few); it holds its owner.
     let owner: BackgroundThread
     let niceness: Int32
 

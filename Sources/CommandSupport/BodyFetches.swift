@@ -1,0 +1,86 @@
+import HTTP
+import ServerAPI
+import Synchronization
+
+/// The bodies of the cards a pull sent without them, fetched for the running app on the
+/// server link's thread. Each card is asked of the server once at most: a failure is kept, and
+/// asking again fails at once (feed-logic.md, "Handling Errors": any error skips the card for
+/// good); asks for a card already on its way share its answer. The deadline runs from the ask,
+/// so a fetch whose turn comes after it fails without a request: a server that hangs costs the
+/// feed one deadline, not one per card waiting.
+///
+///     let bodies = BodyFetches(thread: link.queue, deadline: .seconds(2)) { id, deadline in
+///       try pull.body(of: id, deadline: deadline)
+///     }
+///     card.body = try await bodies.body(of: card.id)
+public final class BodyFetches: Sendable {
+  public typealias Answer = @Sendable (Result<String, any Error>) -> Void
+
+  private enum Fetch {
+    case waiting([Answer])
+    case failed(any Error)
+  }
+
+  private let fetches = Mutex<[String: Fetch]>([:])
+  private let thread: BackgroundThread
+  private let deadline: Duration
+  private let now: @Sendable () -> ContinuousClock.Instant
+  private let fetch: @Sendable (_ id: String, _ deadline: ContinuousClock.Instant) throws -> String
+
+  /// `now` is the clock the deadlines are read on (tests move it).
+  public init(
+    thread: BackgroundThread, deadline: Duration,
+    now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+    fetch: @escaping @Sendable (_ id: String, _ deadline: ContinuousClock.Instant) throws -> String
+  ) {
+    self.thread = thread
+    self.deadline = deadline
+    self.now = now
+    self.fetch = fetch
+  }
+
+  /// The body of the card `id`, or the error its one fetch ended in.
+  @Sendable public func body(of id: String) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+      ask(id) { continuation.resume(with: $0) }
+    }
+  }
+
+  /// Asks for the body of the card `id`: `answer` gets it, or the error its one fetch ended in.
+  public func ask(_ id: String, answer: @escaping Answer) {
+    let due = now() + deadline
+    let (start, failure) = fetches.withLock { fetches -> (Bool, (any Error)?) in
+      switch fetches[id] {
+      case .failed(let error)?: return (false, error)
+      case .waiting(let others)?:
+        fetches[id] = .waiting(others + [answer])
+        return (false, nil)
+      case nil:
+        fetches[id] = .waiting([answer])
+        return (true, nil)
+      }
+    }
+    if let failure { return answer(.failure(failure)) }
+    guard start else { return }
+    thread.async { [self] in finish(id, with: Result { try fetchOnce(id, due: due) }) }
+  }
+
+  private func fetchOnce(_ id: String, due: ContinuousClock.Instant) throws -> String {
+    guard now() < due else { throw APIError.transport(.timedOut) }
+    return try fetch(id, due)
+  }
+
+  private func finish(_ id: String, with result: Result<String, any Error>) {
+    let waiting = fetches.withLock { fetches -> [Answer] in
+      guard case .waiting(let waiting)? = fetches[id] else { return [] }
+      // A body fetched is stored: the next ask of a card still listed without it fetches again.
+      if case .failure(let error) = result {
+        fetches[id] = .failed(error)
+      } else {
+        fetches[id] = nil
+      }
+      return waiting
+    }
+    for answer in waiting { answer(result) }
+  }
+}

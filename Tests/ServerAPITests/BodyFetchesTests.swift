@@ -1,0 +1,60 @@
+import CTFOServer
+import CommandSupport
+import Dispatch
+import ServerAPI
+import Synchronization
+import Testing
+
+/// The running app's fetches of card bodies against the real server (issue 29, item 5): one
+/// request per card whatever the failure and however often it is asked for, and a deadline from
+/// the ask, so that cards waiting behind a server that hangs fail without a request.
+@Suite(.timeLimit(.minutes(1)))
+struct BodyFetchesTests {
+  private func fetches(_ server: LiveServer, deadline: Duration) -> BodyFetches {
+    let client = server.client()
+    let session = Box(ServerSession(server: server.endpoint.description, installId: "i1"))
+    return BodyFetches(thread: BackgroundThread(niceness: 0), deadline: deadline) { id, due in
+      try client.card(id: id, session: &session.value, deadline: due).body ?? ""
+    }
+  }
+
+  @Test func aCardThatFailsIsAskedOfTheServerOnce() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let bodies = fetches(server, deadline: .request)
+    for _ in 0..<4 {
+      await #expect(throws: APIError.self) { try await bodies.body(of: "missing") }
+    }
+    #expect(try await bodies.body(of: "c1") == "Body 1.")
+    #expect(server.faults.log.byPath["/v1/cards/missing"] == 1)
+  }
+
+  /// The thread is held (a fetch that hangs) while five asks for four cards wait; their
+  /// deadlines pass before their turn: each fails without a request, and the two asks for one
+  /// card share its answer.
+  @Test func cardsWhoseTurnComesAfterTheirDeadlineFailWithoutARequest() {
+    let thread = BackgroundThread(niceness: 0)
+    let held = DispatchSemaphore(value: 0)
+    thread.async { held.wait() }
+    let shift = Mutex(Duration.zero)
+    let fetched = Mutex(0)
+    let later: @Sendable () -> ContinuousClock.Instant = { .now + shift.withLock { $0 } }
+    let bodies = BodyFetches(thread: thread, deadline: .seconds(2), now: later) { id, _ in
+      fetched.withLock { $0 += 1 }
+      return "Body of \(id)."
+    }
+    let answered = DispatchSemaphore(value: 0)
+    let failures = Mutex(0)
+    for id in ["c1", "c2", "c1", "c3", "c4"] {
+      bodies.ask(id) { result in
+        if case .failure = result { failures.withLock { $0 += 1 } }
+        answered.signal()
+      }
+    }
+    shift.withLock { $0 = .seconds(3) }
+    held.signal()
+    for _ in 0..<5 { #expect(answered.wait(timeout: .now() + 20) == .success) }
+    #expect(failures.withLock { $0 } == 5)
+    #expect(fetched.withLock { $0 } == 0)
+  }
+}
