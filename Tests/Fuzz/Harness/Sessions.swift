@@ -58,7 +58,7 @@ enum SessionHarness {
           applied.cards + applied.refused.count == pull.cards.count + pull.refused.count,
           "\(pull.cards.count) cards, \(pull.refused.count) refused: \(applied)")
         _ = try store.status(at: clock)
-        _ = try store.notice(at: session.serverTime(at: clock))
+        _ = try store.notices(at: session.serverTime(at: clock))
         _ = try store.scores(of: Set(pull.cards.map(\.type)))
       } catch {
         fatalError("ctfo-fuzz: cannot apply the pull: \(error)")
