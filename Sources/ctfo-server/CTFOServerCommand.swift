@@ -4,6 +4,7 @@ import CommandSupport
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServerAPI
 import Store
 
@@ -16,9 +17,28 @@ struct CTFOServerCommand: AsyncParsableCommand {
     discussion: """
       Serves the cards of the decks it is given (the bundled decks by default) from a store \
       under --data. Operators change scores and send notifications with `ctfo-server score` \
-      and `ctfo-server notify`, which write the same store while the server runs;       `ctfo-server events` counts the analytics events received.
+      and `ctfo-server notify`, which write the same store while the server runs; \
+      `ctfo-server events` counts the analytics events received.
       """,
+    version: "0.2.0",
     subcommands: [Serve.self, Score.self, Notify.self, Events.self], defaultSubcommand: Serve.self)
+
+  /// Runs the command; a `Refusal` is one line on stderr and its exit status.
+  static func main() async {
+    do {
+      var command = try parseAsRoot()
+      if var command = command as? AsyncParsableCommand {
+        try await command.run()
+      } else {
+        try command.run()
+      }
+    } catch let refusal as Refusal {
+      FileHandle.standardError.write(Data("ctfo-server: \(refusal.message)\n".utf8))
+      Foundation.exit(refusal.exitCode)
+    } catch {
+      exit(withError: error)
+    }
+  }
 }
 
 /// Where the store lives.
@@ -95,7 +115,25 @@ struct Serve: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data(line.utf8))
       },
       logger: logger)
-    try await app.runService()
+    do {
+      try await app.runService()
+    } catch let error as IOError where error.errnoCode == EADDRINUSE {
+      throw Refusal(
+        "cannot listen on \(host):\(port): the address is in use (another server there?); "
+          + "choose another with --port", exitCode: 69)
+    }
+  }
+}
+
+/// A command that cannot do its work: one line on stderr, "ctfo-server: ..." and the exit
+/// status (sysexits), never the usage, which is for a command line that is wrong.
+struct Refusal: Error {
+  let message: String
+  let exitCode: Int32
+
+  init(_ message: String, exitCode: Int32) {
+    self.message = message
+    self.exitCode = exitCode
   }
 }
 
@@ -112,7 +150,7 @@ struct Score: ParsableCommand {
     guard
       try data.store().score(
         cardId: card, score: score, at: Int64(Date().timeIntervalSince1970 * 1000))
-    else { throw ValidationError("no card \(card) in the store") }
+    else { throw Refusal("no card \(card) in the store", exitCode: 65) }
   }
 }
 

@@ -9,13 +9,15 @@ import Testing
     let prefix: String
     var ctfo: String { prefix + "/bin/ctfo" }
 
-    init() throws {
+    /// `decks: false` leaves the program alone in its folder, as a copied binary is.
+    init(decks withDecks: Bool = true) throws {
       prefix = NSTemporaryDirectory() + "ctfo-prefix-" + UUID().uuidString
       let fm = FileManager.default
-      for folder in ["bin", "share/ctfo/decks"] {
+      for folder in withDecks ? ["bin", "share/ctfo/decks"] : ["bin"] {
         try fm.createDirectory(atPath: prefix + "/" + folder, withIntermediateDirectories: true)
       }
       try Self.install(CommandLine.binary, at: ctfo)
+      guard withDecks else { return }
       let decks = CommandLine.repositoryRoot + "/Resources/decks"
       for name in try fm.contentsOfDirectory(atPath: decks) where name.hasSuffix(".jsonl") {
         try fm.copyItem(atPath: decks + "/" + name, toPath: prefix + "/share/ctfo/decks/" + name)
@@ -74,6 +76,25 @@ import Testing
     #expect(help.status == 0 && help.stdout.contains("USAGE"), "\(help.stderr)")
     let contents = try FileManager.default.contentsOfDirectory(atPath: installation.prefix)
     #expect(contents.sorted() == ["bin", "share"])
+  }
+
+  /// A program copied away from its decks says so, with the folders it searched, and fails
+  /// (issue 34, item 6): it printed no type and an empty feed.
+  @Test func aProgramWithNoDecksSaysWhereItLookedAndFails() throws {
+    let installation = try Installation(decks: false)
+    let cli = try installation.commandLine()
+    defer { cli.remove() }
+    for arguments in [["types"], ["next"], ["disable", "fact"], []] {
+      let result = try cli.run(arguments)
+      #expect(result.status == 66, "\(arguments): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+      #expect(result.stderr.hasPrefix("ctfo: no decks found"), "\(arguments): \(result.stderr)")
+      for folder in [cli.home + "/decks", installation.prefix + "/bin", "share/ctfo/decks"] {
+        #expect(result.stderr.contains(folder), "\(arguments): \(result.stderr)")
+      }
+    }
+    let deck = try cli.write("one.jsonl", #"{"id":"a1","type":"a","body":"x"}"# + "\n")
+    #expect(try cli.run(["--deck", deck, "next"]).status == 0)
   }
 
   @Test func aChangedConfigFileIsReadOnTheNextRun() throws {
