@@ -125,7 +125,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: input) }
     let app = try AppUnderTest(deck: "", arguments: ["--deck", "-"], input: input.path)
     defer { app.stop() }
-    try await app.tmux.waitFor(text: "stdin: all 1 card read")
+    try await app.tmux.waitFor(text: "stdin:2: not valid JSON (and 2 more)")
     try app.tmux.send("s")
     try await app.tmux.waitFor(text: "2 deck problems: stdin:2:")
   }

@@ -18,7 +18,7 @@ struct Enable: ParsableCommand {
   @Argument(help: "The types to enable (see 'ctfo types').") var types: [String] = []
 
   func validate() throws {
-    if all == types.isEmpty {
+    if all != types.isEmpty {
       throw ValidationError(all ? "give either --all or types, not both" : "give types, or --all")
     }
   }
