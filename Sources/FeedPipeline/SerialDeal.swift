@@ -24,7 +24,8 @@ public enum SerialDeal {
   /// - Throws: `FeedUnavailable` when no card can be prepared any more.
   public static func cards(
     _ count: Int, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5, seed: UInt64,
-    resuming progress: RoundProgress<Int> = RoundProgress(), area: TextArea, mark: TruncationMark = .ellipsis, scores: [PoolScore] = [],
+    resuming progress: RoundProgress<Int> = RoundProgress(), area: TextArea,
+    mark: TruncationMark = .ellipsis, scores: [PoolScore] = [],
     fetch: (_ type: String, _ ordinal: Int) throws -> Card
   ) throws(FeedUnavailable) -> [PreparedCard] {
     // The queue holds fetched cards, sanitised and laid out only when taken: `next -n 1`

@@ -175,7 +175,8 @@ import Testing
     #expect(state.reduce(.key(key)) == [.swipe(shown.prepared, direction), .takeNext])
     #expect(state.mode == .feed && state.slide?.direction == direction)
     var fromHistory = showing
-    fromHistory.mode = .fullCard(FullCardView(card: next, origin: .history(HistoryBrowser(entries: []))))
+    fromHistory.mode = .fullCard(
+      FullCardView(card: next, origin: .history(HistoryBrowser(entries: []))))
     #expect(fromHistory.reduce(.key(key)) == [])
   }
 

@@ -17,7 +17,8 @@ import Testing
   @Test func aFlagIsNamedOnce() {
     #expect(
       refusal(Globals(server: "http://example.com"))
-        == "--server: plain http is refused for example.com, which is not this machine: use https://")
+        == "--server: plain http is refused for example.com, which is not this machine: use https://"
+    )
     #expect(
       refusal(Globals(undoLimit: -3))
         == "--undo-limit must be a whole number from 0 to 1000 (got '-3')")
@@ -31,7 +32,9 @@ import Testing
     do {
       try configuration.set("lookahead", to: "many", in: "config.toml:1")
     } catch {
-      #expect(error.description == "config.toml:1: lookahead must be a whole number from 1 to 100 (got 'many')")
+      #expect(
+        error.description
+          == "config.toml:1: lookahead must be a whole number from 1 to 100 (got 'many')")
     }
   }
 }

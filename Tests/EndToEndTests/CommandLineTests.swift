@@ -71,7 +71,10 @@ import Testing
     #expect(try enabled() == ["fact", "tip", "trivia", "word"])
     let unknown = try cli.run(["enable", "all"])
     #expect(unknown.status == 1)
-    #expect(unknown.stderr.contains("unknown type 'all'. The types are fact, haiku, joke, tip, trivia, word.\n"), "\(unknown.stderr)")
+    #expect(
+      unknown.stderr.contains(
+        "unknown type 'all'. The types are fact, haiku, joke, tip, trivia, word.\n"),
+      "\(unknown.stderr)")
     #expect(try cli.run(["enable", "--all"]).status == 0)
     #expect(try enabled() == ["fact", "haiku", "joke", "tip", "trivia", "word"])
     #expect(try cli.run(["enable", "--all", "fact"]).status == 64)
@@ -81,7 +84,8 @@ import Testing
   @Test func theHelpSaysWhatEachReactionMeans() throws {
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
-    let help = try cli.run(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    let help = try cli.run(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+      separator: " ")
     for words in ["right (TFU, liked it)", "left (TIFB, not for me)", "up (CTFO, loved it)"] {
       #expect(help.contains(words), "\(help)")
     }
@@ -252,7 +256,8 @@ import Testing
     let lines = { (type: String, n: Int) in
       (0..<n).map { #"{"id": "\#(type)\#($0)", "type": "\#(type)", "body": "b"}"# }
     }
-    let deck = try cli.write("small.jsonl", (lines("x", 7) + lines("y", 30)).joined(separator: "\n"))
+    let deck = try cli.write(
+      "small.jsonl", (lines("x", 7) + lines("y", 30)).joined(separator: "\n"))
     var ids: [String] = []
     for _ in 0..<74 {
       let result = try cli.run(["next", "--json", "--deck", deck])

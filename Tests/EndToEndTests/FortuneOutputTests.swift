@@ -45,7 +45,9 @@ import Testing
     // The card whose answer is hidden ends by saying how to see it (issue 34, item 10); the
     // card with nothing hidden does not.
     let quiz = try #require(plain.stdout.split(separator: "\n%\n").first { $0.hasPrefix("[Quiz]") })
-    #expect(quiz.hasSuffix("\n  (answer hidden: --reveal prints it)\n") || quiz.hasSuffix("\n  (answer hidden: --reveal prints it)"), "\(quiz)")
+    #expect(
+      quiz.hasSuffix("\n  (answer hidden: --reveal prints it)\n")
+        || quiz.hasSuffix("\n  (answer hidden: --reveal prints it)"), "\(quiz)")
     #expect(plain.stdout.components(separatedBy: "--reveal").count == 2, "\(plain.stdout)")
     #expect(try !run(["--reveal"]).stdout.contains("answer hidden"))
     #expect(try !run(["--json"]).stdout.contains("answer hidden"))

@@ -33,7 +33,9 @@ import Testing
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make")))
   func everySwiftCommandTakesTheSameColourSetting() throws {
     let commands = try ["build", "test", "serve", "run"].flatMap { target in
-      try plan(target).split(separator: "\n").filter { $0.contains("swift build") || $0.contains("swift test") }
+      try plan(target).split(separator: "\n").filter {
+        $0.contains("swift build") || $0.contains("swift test")
+      }
     }
     #expect(commands.count >= 5)
     for command in commands { #expect(command.contains("--no-color-diagnostics"), "\(command)") }

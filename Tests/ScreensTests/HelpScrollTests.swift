@@ -45,7 +45,9 @@ import Testing
     #expect(!rows(state)[0].contains("more"), "\(rows(state))")
     #expect(rows(state).contains { $0.contains("Esc  q") })
     // Each reaction says what it means (issue 34, item 4).
-    for line in ["swipe right: TFU, liked it", "swipe left: TIFB, not for me", "swipe up: CTFO, loved it"] {
+    for line in [
+      "swipe right: TFU, liked it", "swipe left: TIFB, not for me", "swipe up: CTFO, loved it",
+    ] {
       #expect(rows(state).contains { $0.contains(line) }, "\(line)")
     }
   }

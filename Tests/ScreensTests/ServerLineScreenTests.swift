@@ -42,7 +42,8 @@ import Testing
   /// help (issue 34, item 9: "s settings q quit" went to fit "offline · 1 queued").
   @Test func quitAndHelpStayBesideTheMark() {
     let bar = rows(feed(ServerLine(offline: true, queuedEvents: 1))).last ?? ""
-    #expect(bar.contains("q quit  ? help ") && bar.hasSuffix(" offline · 1 event queued "), "\(bar)")
+    #expect(
+      bar.contains("q quit  ? help ") && bar.hasSuffix(" offline · 1 event queued "), "\(bar)")
     #expect(bar.hasPrefix(" → TFU  ← TIFB  ↑ CTFO"), "\(bar)")
   }
 

@@ -27,7 +27,9 @@ import Testing
 
   @Test func everyRunGoesOnWithTheHomesRoundsOfCardsAndOfTypes() throws {
     let home = try TestHome()
-    let lines = sizes.flatMap { type, count in (0..<count).map { cardLine("\(type)\($0)", type: type) } }
+    let lines = sizes.flatMap { type, count in
+      (0..<count).map { cardLine("\(type)\($0)", type: type) }
+    }
     let deck = try home.deck("d.jsonl", lines)
     var shown: [Card] = []
     var counts: [String: Int] = [:]

@@ -18,7 +18,8 @@ enum HelpScreen {
       grid.drawClipped(
         keys[index].keys, row: row, column: 2, style: palette.key, limit: grid.width - 1,
         mark: mark)
-      grid.drawClipped(keys[index].action, row: row, column: 4 + keyWidth, limit: grid.width - 1, mark: mark)
+      grid.drawClipped(
+        keys[index].action, row: row, column: 4 + keyWidth, limit: grid.width - 1, mark: mark)
     }
     let more = (range.lowerBound > 0 ? "↑" : "") + (range.upperBound < keys.count ? "↓" : "")
     guard !more.isEmpty else { return }

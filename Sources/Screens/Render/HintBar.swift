@@ -90,14 +90,21 @@ enum HintBar {
     ]
     let hints = actions.map { (key: first(keys, $0), action: $1) }
     let explained = hints.map { hint in
-      (key: hint.key, action: Reaction(rawValue: hint.action).map { "\($0.rawValue) (\($0.meaning))" } ?? hint.action)
+      (
+        key: hint.key,
+        action: Reaction(rawValue: hint.action).map { "\($0.rawValue) (\($0.meaning))" }
+          ?? hint.action
+      )
     }
     return Hints(all: hints, fuller: explained, essential: 2)
   }
 
   /// The swipes of the feed's card, for its whole view (↑ scrolls there).
   static func swipes(_ keys: KeyBindings) -> [Hint] {
-    [(first(keys, .swipeRight), Reaction.tfu.rawValue), (first(keys, .swipeLeft), Reaction.tifb.rawValue)]
+    [
+      (first(keys, .swipeRight), Reaction.tfu.rawValue),
+      (first(keys, .swipeLeft), Reaction.tifb.rawValue),
+    ]
   }
 
   /// The history view's hints; Esc lists every card again once a search found some.

@@ -22,7 +22,8 @@ struct DeckCommand: ParsableCommand {
       let report = DeckCheck.check(files)
       for problem in report.problems { Output.warn(problem.description) }
       var out = StandardOutput()
-      let problems = report.problems.isEmpty ? "no problems" : Plural.count(report.problems.count, "problem")
+      let problems =
+        report.problems.isEmpty ? "no problems" : Plural.count(report.problems.count, "problem")
       let types = report.types.sorted { $0.key < $1.key }.map {
         "\(Sanitizer.sanitizeLine($0.key)) \($0.value)"
       }
