@@ -5,7 +5,10 @@ SWIFT ?= swift
 # a generic type's first use then skips the runtime's scan of all 4,149 conformance records,
 # a fifth of a command's start-up (DECISIONS.md, "Start-up"). Every release build takes the
 # same flags, or SwiftPM recompiles the shared modules at each switch.
-RELEASE = -c release -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+RELEASE = -c release $(COLOUR) -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+# The same diagnostics in a terminal and in a pipe: left to itself, SwiftPM colours them only on
+# a terminal, and the switch makes it evaluate every package manifest again (and rebuild).
+COLOUR = --no-color-diagnostics
 RELEASE_FLAGS = $(RELEASE) --static-swift-stdlib
 # One program, linked fully statically (DECISIONS.md, "One binary, one store").
 BIN = .build/release/ctfo
@@ -15,7 +18,8 @@ BIN = .build/release/ctfo
 SERVER_SCRATCH = .build/server
 SERVER = $(SERVER_SCRATCH)/release/ctfo-server
 
-.PHONY: all deps build run serve test fuzz fuzz-long sanitize bench install uninstall clean release-flags
+.PHONY: all deps build build-ctfo build-server run serve test fuzz fuzz-long sanitize bench install \
+  uninstall clean release-flags
 
 all: build
 
@@ -24,25 +28,30 @@ deps:
 	@./scripts/install-deps.sh
 
 # `ctfo`, fully static, and `ctfo-server`, the reference CTFO server (a product of its own).
-build: deps
+build: build-ctfo build-server
+
+build-ctfo: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
+
+build-server: deps
 	$(SWIFT) build $(RELEASE) --scratch-path $(SERVER_SCRATCH) --product ctfo-server
 
-run: build
+# The app needs `ctfo` alone: a first `make run` does not wait for the server's build.
+run: build-ctfo
 	$(BIN)
 
 # The server on 127.0.0.1:8080 with the bundled decks; point ctfo at it with
 # `ctfo --server http://127.0.0.1:8080` or `server = "http://127.0.0.1:8080"` in config.toml.
-serve: build
+serve: build-server
 	$(SERVER)
 
 # The end-to-end suites run after the others, in a run of their own: their tests wait on child
 # processes and block the cooperative threads (two on a 2-core CI machine), which would starve
 # the unit suites' deadline races (DECISIONS.md, 2026-11-24, "Tests on two cores").
 test: build
-	$(SWIFT) test --parallel --skip EndToEndTests
+	$(SWIFT) test $(COLOUR) --parallel --skip EndToEndTests
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
-	  $(SWIFT) test --skip-build --filter EndToEndTests
+	  $(SWIFT) test $(COLOUR) --skip-build --filter EndToEndTests
 	./scripts/schemathesis.sh $(SERVER)
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 

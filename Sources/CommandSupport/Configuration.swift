@@ -132,8 +132,10 @@ public struct Configuration: Equatable, Sendable {
 
   /// Sets one setting from its text; `origin` names where it came from in the error.
   public mutating func set(_ key: String, to value: String, in origin: String) throws(CLIError) {
+    // A flag names its key itself: "--server: ...", not "--server: server: ...".
+    let subject = origin == "--\(key)" ? origin : "\(origin): \(key)"
     func bad(_ allowed: String) -> CLIError {
-      CLIError("\(origin): \(key) must be \(allowed) (got '\(value)')")
+      CLIError("\(subject) must be \(allowed) (got '\(value)')")
     }
     switch key {
     case "undo-limit":
@@ -158,7 +160,7 @@ public struct Configuration: Equatable, Sendable {
       undo.onLaunch = m
     case "server":
       do { server = try Endpoint(parsing: value) } catch {
-        throw CLIError("\(origin): server: \(error)")
+        throw CLIError("\(subject): \(error)")
       }
     case "server-ca":
       guard !value.isEmpty, access(value, R_OK) == 0 else {

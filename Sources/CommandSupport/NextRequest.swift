@@ -62,9 +62,11 @@ public struct NextRequest: Equatable, Sendable {
   /// Deals more than `serialLimit` cards of `catalog`'s `enabled` types through a concurrent
   /// `Feed` (both cores prepare), in deal order, and hands them to `chunk` a thousand at a
   /// time, as they come; `chunk` returns false to stop (the reader went away).
-  /// `stateDatabase` is the database's path and `lookahead` the configured one.
+  /// `stateDatabase` is the database's path and `lookahead` the configured one; `progress`
+  /// is where the home's rounds stood.
   public func deal(
-    catalog: [TypeCount], enabled: Set<String>, scores: [PoolScore], stateDatabase: String,
+    catalog: [TypeCount], enabled: Set<String>, scores: [PoolScore],
+    progress: RoundProgress<Int> = RoundProgress(), stateDatabase: String,
     lookahead configured: Int, chunk: ([PreparedCard]) throws -> Bool
   ) async throws {
     // A connection of its own for the preparations: the store's is shared with its writes.
@@ -72,8 +74,8 @@ public struct NextRequest: Equatable, Sendable {
       catalog: catalog, reader: try CardReader(path: stateDatabase, snapshot: true))
     let source: any CardSource = length == nil ? deck : FilteredSource(base: deck, admit: admitted)
     let feed = Feed(
-      source: source, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured), seed: seed,
-      area: area, inDealOrder: true,
+      source: source, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured),
+      seed: seed, resuming: progress, area: area, inDealOrder: true,
       layout: { [mark] in Preparation.laidOut($0, for: $1, mark: mark) })
     feed.updateScores(scores)
     feed.start()
@@ -99,14 +101,14 @@ public struct NextRequest: Equatable, Sendable {
   /// Deals the cards on the calling thread (for up to `serialLimit` cards: the same cards
   /// `deal` gives).
   public func dealSerially(
-    catalog: [TypeCount], enabled: Set<String>, scores: [PoolScore], reader: CardReader,
-    lookahead configured: Int
+    catalog: [TypeCount], enabled: Set<String>, scores: [PoolScore],
+    progress: RoundProgress<Int> = RoundProgress(), reader: CardReader, lookahead configured: Int
   ) throws -> [PreparedCard] {
     let source = DeckSource(catalog: catalog, reader: reader)
     do throws(FeedUnavailable) {
       return try SerialDeal.cards(
         count, catalog: catalog, enabled: enabled, lookahead: Self.lookahead(configured),
-        seed: seed, area: area, mark: mark, scores: scores,
+        seed: seed, resuming: progress, area: area, mark: mark, scores: scores,
         fetch: { try admitted(source.card(type: $0, ordinal: $1)) })
     } catch {
       throw CLIError(error.description)
@@ -193,7 +195,12 @@ public struct CardPrinter {
     }
     if let source { out.line("  -- " + source) }
     if let url { out.line("  " + url) }
+    // A question without its answer would leave a newcomer guessing how to see it.
+    if !request.reveal, !(card.card.reveal ?? "").isEmpty { out.line(Self.hiddenAnswer) }
   }
+
+  /// The line that ends a card whose answer or punchline is not printed.
+  public static let hiddenAnswer = "  (answer hidden: --reveal prints it)"
 }
 
 /// Fortune's `-s` and `-l`: cards of at most, or more than, 160 characters (title and body).

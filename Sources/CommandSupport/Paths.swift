@@ -13,6 +13,8 @@ public struct Paths: Equatable, Sendable {
   public var stateDatabase: String
   public var userDecks: String
   public var bundledDecks: String?
+  /// Where the bundled decks were looked for, for the message that no deck was found.
+  public var bundledSearch: String
 
   /// - Parameters:
   ///   - userHome: the user's home folder when `$HOME` is not set.
@@ -39,9 +41,19 @@ public struct Paths: Equatable, Sendable {
     }
     if let forced = environment("CTFO_BUNDLED_DECKS") {
       bundledDecks = forced.isEmpty ? nil : forced
+      bundledSearch = forced.isEmpty ? "nowhere (CTFO_BUNDLED_DECKS is empty)" : forced
     } else {
       bundledDecks = executable.flatMap(Self.bundledDecks(near:))
+      bundledSearch =
+        bundledDecks
+        ?? "share/ctfo/decks and Resources/decks in \(executable.map(Self.parent) ?? "?") and every folder above it"
     }
+  }
+
+  /// What to say when no deck file was found: the folders searched, and what to do.
+  public var noDecksMessage: String {
+    "no decks found: no *.jsonl file in \(userDecks), nor in the bundled decks (looked in "
+      + "\(bundledSearch)). Put a deck in \(userDecks), or give one with --deck FILE."
   }
 
   /// The bundled decks of the program at `executable`: the first folder above it that holds

@@ -6,6 +6,17 @@ public enum Reaction: String, Sendable, Hashable, Codable, CaseIterable {
   case tifb = "TIFB"
   /// Swipe up.
   case ctfo = "CTFO"
+
+  /// What the reaction says of a card, in plain words, for whoever meets the name first (the
+  /// help, the hint bar, the docs). CTFO says the most and TIFB the least, as the server
+  /// weighs them.
+  public var meaning: String {
+    switch self {
+    case .tfu: "liked it"
+    case .tifb: "not for me"
+    case .ctfo: "loved it"
+    }
+  }
 }
 
 /// The directions a card can be swiped in.

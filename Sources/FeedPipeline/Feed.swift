@@ -74,7 +74,9 @@ public final class Feed: Sendable {
   /// - Parameters:
   ///   - catalog: the types offered and their card counts (from the source).
   ///   - enabled: the types the settings enable.
-  ///   - seed: seeds every random choice; the same seed deals the same feed.
+  ///   - seed: seeds every random choice; the same seed deals the same feed from the same
+  ///     progress.
+  ///   - progress: where the home's rounds stood at the end of the last run.
   ///   - area: the text area cards are laid out for.
   ///   - inDealOrder: hand cards out in the order they were dealt rather than the order they
   ///     became ready, so the same seed prints the same cards (`ctfo next`).
@@ -84,8 +86,8 @@ public final class Feed: Sendable {
   ///     the calls).
   public init(
     source: any CardSource, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5,
-    seed: UInt64, area: TextArea, inDealOrder: Bool = false,
-    onReady: @escaping @Sendable () -> Void = {},
+    seed: UInt64, resuming progress: RoundProgress<Int> = RoundProgress(), area: TextArea,
+    inDealOrder: Bool = false, onReady: @escaping @Sendable () -> Void = {},
     layout: @escaping @Sendable (Card, TextArea) -> PreparedCard = { Preparation.laidOut($0, for: $1) },
     fetchBody: (@Sendable (String) async throws -> String)? = nil
   ) {
@@ -98,7 +100,7 @@ public final class Feed: Sendable {
     let metadata = Dictionary(catalog.map { ($0.type.name, $0.type) }) { a, _ in a }
     let engine = FeedEngine<Prepared>(
       types: catalog.map { (name: $0.type.name, cards: $0.cards) }, enabled: enabled,
-      lookahead: lookahead, seed: seed)
+      lookahead: lookahead, seed: seed, resuming: progress)
     state = Mutex(
       State(
         engine: engine, disabled: Set(metadata.keys).subtracting(enabled), metadata: metadata))

@@ -24,14 +24,15 @@ public enum SerialDeal {
   /// - Throws: `FeedUnavailable` when no card can be prepared any more.
   public static func cards(
     _ count: Int, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5, seed: UInt64,
-    area: TextArea, mark: TruncationMark = .ellipsis, scores: [PoolScore] = [],
+    resuming progress: RoundProgress<Int> = RoundProgress(), area: TextArea,
+    mark: TruncationMark = .ellipsis, scores: [PoolScore] = [],
     fetch: (_ type: String, _ ordinal: Int) throws -> Card
   ) throws(FeedUnavailable) -> [PreparedCard] {
     // The queue holds fetched cards, sanitised and laid out only when taken: `next -n 1`
     // keeps eight in flight (for a deal that does not depend on the batch's size) and shows one.
     var engine = FeedEngine<Card>(
       types: catalog.map { (name: $0.type.name, cards: $0.cards) }, enabled: enabled,
-      lookahead: lookahead, seed: seed)
+      lookahead: lookahead, seed: seed, resuming: progress)
     engine.updateScores(scores)
     var effects = Deque(engine.fill())
     func prepareAll() {

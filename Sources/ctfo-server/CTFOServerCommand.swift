@@ -4,6 +4,7 @@ import CommandSupport
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServerAPI
 import ServiceLifecycle
 import Store
@@ -21,10 +22,30 @@ struct CTFOServerCommand: AsyncParsableCommand {
     discussion: """
       Serves the cards of the decks it is given (the bundled decks by default) from a store \
       under --data. Operators change scores and send notifications with `ctfo-server score` \
-      and `ctfo-server notify`, and set a user's status with `ctfo-server status`, which write       the same store while the server runs; `ctfo-server events` counts the analytics events       received.
+      and `ctfo-server notify`, and set a user's status with `ctfo-server status`, which write \
+      the same store while the server runs; `ctfo-server events` counts the analytics events \
+      received.
       """,
+    version: "0.2.0",
     subcommands: [Serve.self, Score.self, Notify.self, UserStatus.self, Events.self],
     defaultSubcommand: Serve.self)
+
+  /// Runs the command; a `Refusal` is one line on stderr and its exit status.
+  static func main() async {
+    do {
+      var command = try parseAsRoot()
+      if var command = command as? AsyncParsableCommand {
+        try await command.run()
+      } else {
+        try command.run()
+      }
+    } catch let refusal as Refusal {
+      FileHandle.standardError.write(Data("ctfo-server: \(refusal.message)\n".utf8))
+      Foundation.exit(refusal.exitCode)
+    } catch {
+      exit(withError: error)
+    }
+  }
 }
 
 /// Where the store lives.
@@ -150,7 +171,13 @@ struct Serve: AsyncParsableCommand {
       services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = Self.drainDeadline
     group.maximumCancellationDuration = Self.drainDeadline
-    try await ServiceGroup(configuration: group).run()
+    do {
+      try await ServiceGroup(configuration: group).run()
+    } catch let error as IOError where error.errnoCode == EADDRINUSE {
+      throw Refusal(
+        "cannot listen on \(host):\(port): the address is in use (another server there?); "
+          + "choose another with --port", exitCode: 69)
+    }
   }
 
   /// Raises the soft limit of open files to the hard one: every connection takes one, and a
@@ -161,6 +188,18 @@ struct Serve: AsyncParsableCommand {
     guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
     limit.rlim_cur = min(limit.rlim_max, 1 << 20)
     _ = setrlimit(resource, &limit)
+  }
+}
+
+/// A command that cannot do its work: one line on stderr, "ctfo-server: ..." and the exit
+/// status (sysexits), never the usage, which is for a command line that is wrong.
+struct Refusal: Error {
+  let message: String
+  let exitCode: Int32
+
+  init(_ message: String, exitCode: Int32) {
+    self.message = message
+    self.exitCode = exitCode
   }
 }
 
@@ -177,7 +216,7 @@ struct Score: ParsableCommand {
     guard
       try data.store().score(
         cardId: card, score: score, at: Int64(Date().timeIntervalSince1970 * 1000))
-    else { throw ValidationError("no card \(card) in the store") }
+    else { throw Refusal("no card \(card) in the store", exitCode: 65) }
   }
 }
 
@@ -212,7 +251,7 @@ struct UserStatus: ParsableCommand {
       text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
     else { throw ValidationError("the status must be 1 to 64 printable characters") }
     guard try data.store().setStatus(install: install, to: text) else {
-      throw ValidationError("no install \(install) in the store")
+      throw Refusal("no install \(install) in the store", exitCode: 65)
     }
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandSupport
+import FeedCore
 import Synchronization
 
 /// The `ctfo` command: the interactive app, or one of the subcommands.
@@ -31,9 +32,11 @@ struct CTFO: ParsableCommand {
     usage: "ctfo [<options>] [<subcommand>]",
     discussion: """
       With no subcommand, ctfo starts the interactive app. Keys: → ← ↑ (or l h k) swipe the card \
-      right (TFU), left (TIFB) or up (CTFO), the three reactions; ↓ (or j) opens the history; Enter or Space opens the whole \
-      card (answer, source, link), where o opens the link with $BROWSER or xdg-open; u or \
-      Backspace undoes the last swipe; s settings; ? help; q quit.
+      right (TFU, \(Reaction.tfu.meaning)), left (TIFB, \(Reaction.tifb.meaning)) or up (CTFO, \
+      \(Reaction.ctfo.meaning)), the three reactions; ↓ (or j) opens the history; Enter or Space \
+      opens the whole card (answer, source, link), where o opens the link with $BROWSER or \
+      xdg-open, and → ← still swipe; u or Backspace undoes the last swipe; s settings; ? help; \
+      q quit.
 
       Files: everything under --home DIR or $CTFO_HOME when given; otherwise the config in \
       $XDG_CONFIG_HOME/ctfo/config.toml, the state in $XDG_STATE_HOME/ctfo/state.sqlite and \

@@ -101,10 +101,14 @@ enum Interactive {
     // Live sources (issue 16): a pipe of cards, and edits of the user's decks.
     let index = launch.index
     let base: @Sendable (String) -> CardKey? = { try? index.key(of: $0) }
+    // The settings screen lists a piped deck's bad lines as it does a deck file's.
+    let problems = DeckProblemList(launch.problems.map(\.description))
     if launch.readsStandardInput {
-      feed.follow(
-        DeckStream(fd: STDIN_FILENO, name: "stdin") { feed.report($0.description) },
-        name: "stdin", base: base)
+      let stream = DeckStream(fd: STDIN_FILENO, name: "stdin") { problem in
+        problems.append(problem.description)
+        feed.report(problem.description)
+      }
+      feed.follow(stream, name: "stdin", base: base)
     }
     let edits = DeckEdits(feed: feed, index: launch.index)
     edits.watch(files: launch.flaggedDecks, folders: [launch.paths.userDecks])
@@ -116,7 +120,7 @@ enum Interactive {
     link?.start(feed: feed)
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, window: window,
-      returning: try launch.state.returning(), problems: launch.problems.map(\.description),
+      returning: try launch.state.returning(), problems: problems,
       area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics,
       hook: reactionHook(launch, wake: wake))
     services.launched(launched)

@@ -62,6 +62,11 @@ struct Launch {
         exitCode: 64)
     }
     let decks = syncDecks ? paths.decks(extra: files) : []
+    // With no deck at all (a program copied away from its decks), every command would show an
+    // empty feed; the server's cards and standard input's may come later.
+    if syncDecks, decks.isEmpty, !readsStandardInput, configuration.server == nil {
+      throw CLIError(paths.noDecksMessage, exitCode: 66)
+    }
     flaggedDecks = Array(decks.suffix(files.count))
     // A deck asked for by name must be there; the folders' decks are what they are.
     for path in decks.suffix(files.count) where access(path, R_OK) != 0 {
@@ -117,7 +122,7 @@ struct Launch {
     return TruncationMark(environment: environment)
   }
 
-  /// A feed over the enabled types, laid out for `area`.
+  /// A feed over the enabled types, laid out for `area`, that goes on with the home's rounds.
   func feed(
     area: TextArea, mark: TruncationMark,
     fetchBody: (@Sendable (String) async throws -> String)? = nil,
@@ -127,7 +132,8 @@ struct Launch {
     let feed = Feed(
       source: try source(catalog: catalog, fetchBody: fetchBody), catalog: catalog,
       enabled: enabled,
-      lookahead: configuration.lookahead, seed: seed, area: area, onReady: onReady,
+      lookahead: configuration.lookahead, seed: seed, resuming: try state.roundProgress(),
+      area: area, onReady: onReady,
       layout: { Preparation.laidOut($0, for: $1, mark: mark) }, fetchBody: fetchBody)
     feed.updateScores(try scores(of: enabled))
     return feed

@@ -5,6 +5,7 @@ import Dispatch
 import FeedCore
 import FeedPipeline
 import Store
+import Synchronization
 
 /// The app's services over the real feed, index and state writer: a thin runner of the pure
 /// `Session`, which decides everything; this class only performs what it asks for.
@@ -17,7 +18,7 @@ final class LiveServices: AppServices {
   private let feed: Feed
   private let writer: StateWriter
   private let reports: WriterReports
-  private let problems: [String]
+  private let problems: DeckProblemList
   private var session: Session
   private var area: TextArea
   private let mark: TruncationMark
@@ -41,7 +42,7 @@ final class LiveServices: AppServices {
 
   init(
     launch: Launch, feed: Feed, writer: StateWriter, reports: WriterReports,
-    window: UndoWindow, returning: [HistoryEntry], problems: [String], area: TextArea,
+    window: UndoWindow, returning: [HistoryEntry], problems: DeckProblemList, area: TextArea,
     mark: TruncationMark, link: ServerLink?, analytics: AnalyticsRunner? = nil,
     hook: (run: ReactionHook, failures: HookFailures)? = nil
   ) {
@@ -185,7 +186,7 @@ final class LiveServices: AppServices {
 
   func typeStatuses() -> [TypeStatus] { feed.statuses }
 
-  func deckProblems() -> [String] { problems }
+  func deckProblems() -> [String] { problems.lines }
 
   func setEnabled(_ type: String, _ enabled: Bool, confirmed: Bool) -> SettingOutcome {
     let enabledNow = Set(feed.statuses.filter(\.enabled).map(\.type.name))
@@ -320,4 +321,16 @@ final class LiveServices: AppServices {
     case .unknown: try? launch.index.card(id: id)
     }
   }
+}
+
+/// The problems of the decks, one line each, for the settings screen: those found at launch,
+/// then those of the cards piped in (`--deck -`), added from the thread that reads them.
+final class DeckProblemList: Sendable {
+  private let list: Mutex<[String]>
+
+  init(_ lines: [String]) { list = Mutex(lines) }
+
+  var lines: [String] { list.withLock { $0 } }
+
+  func append(_ line: String) { list.withLock { $0.append(line) } }
 }

@@ -81,7 +81,7 @@ import Testing
   @Test func theHelpShowsTheKeysBound() throws {
     let keys = try bindings([("swipe-right", ["d", "Right"]), ("quit", ["C-x"])])
     let lines = HelpText.lines(keys)
-    #expect(lines.first { $0.action == "swipe right: TFU" }?.keys == "d  →")
+    #expect(lines.first { $0.action == "swipe right: TFU, liked it" }?.keys == "d  →")
     #expect(lines.first { $0.action == "quit" }?.keys == "Ctrl-X  Ctrl-C")
     #expect(lines.count == HelpText.lineCount)
   }

@@ -165,6 +165,32 @@ import Testing
     #expect(state.mode == .fullCard(FullCardView(card: view.card, scroll: 0, origin: .feed)))
   }
 
+  /// The whole view of the feed's card takes the swipes that do not scroll (issue 34, item 9:
+  /// they did nothing until Esc); a card opened from the history is not the feed's to swipe.
+  @Test(arguments: [(Key.right, SwipeDirection.right), (.left, .left), (.character("h"), .left)])
+  func theWholeCardSwipesTheFeedsCard(key: Key, direction: SwipeDirection) {
+    var state = Fixtures.showing(Fixtures.cjkCard, width: 20, height: 6)
+    _ = state.reduce(.key(.enter))
+    let shown = state.shownCard!
+    #expect(state.reduce(.key(key)) == [.swipe(shown.prepared, direction), .takeNext])
+    #expect(state.mode == .feed && state.slide?.direction == direction)
+    var fromHistory = showing
+    fromHistory.mode = .fullCard(
+      FullCardView(card: next, origin: .history(HistoryBrowser(entries: []))))
+    #expect(fromHistory.reduce(.key(key)) == [])
+  }
+
+  /// A deck edited while the settings are open: the screen shows the new counts (issue 34,
+  /// item 9: it kept the count it opened with).
+  @Test func anOpenSettingsScreenFollowsALiveChange() {
+    var state = showing
+    _ = state.reduce(.settingsLoaded(Fixtures.statuses(), problems: []))
+    var statuses = Fixtures.statuses()
+    statuses[0].cards = 121
+    _ = state.reduce(.liveChanged(LiveUpdate(statuses: statuses)))
+    #expect(state.mode == .settings(SettingsPanel(statuses: statuses, problems: [])))
+  }
+
   @Test func undoWithNothingToUndoSaysSoUntilTheNextKey() {
     var state = showing
     #expect(state.reduce(.key(.character("u"))) == [.undo])

@@ -22,7 +22,7 @@ private final class Tree {
     } else {
       try FileManager.default.createDirectory(
         atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      FileManager.default.createFile(
+      _ = FileManager.default.createFile(
         atPath: path, contents: Data(), attributes: [.posixPermissions: executable ? 0o755 : 0o644])
     }
     return path

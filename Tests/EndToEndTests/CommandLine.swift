@@ -70,8 +70,8 @@ struct CommandLine {
     // Files, not pipes: a large output cannot fill a pipe while the other one is read.
     let outPath = home + "/.stdout-\(UUID().uuidString)"
     let errPath = home + "/.stderr-\(UUID().uuidString)"
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     defer {
       try? FileManager.default.removeItem(atPath: outPath)
       try? FileManager.default.removeItem(atPath: errPath)

@@ -54,6 +54,43 @@ import Testing
     #expect(result.stderr.contains("At least one type must stay enabled."), "\(result.stderr)")
   }
 
+  /// A refused change changes nothing: the types named before the refusal stay as they were
+  /// (issue 34, item 5); `enable --all` turns every type back on.
+  @Test func aRefusedChangeChangesNothingAndEnableAllTurnsEveryTypeOn() throws {
+    let cli = try CommandLine()
+    defer { cli.remove() }
+    func enabled() throws -> [String] {
+      try cli.run(["types", "--json"]).objects.filter { $0["enabled"] as? Bool == true }
+        .map { $0["name"] as! String }.sorted()
+    }
+    #expect(try cli.run(["disable", "joke", "haiku"]).status == 0)
+    #expect(try enabled() == ["fact", "tip", "trivia", "word"])
+    let refused = try cli.run(["disable", "fact", "tip", "trivia", "word"])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("At least one type must stay enabled."), "\(refused.stderr)")
+    #expect(try enabled() == ["fact", "tip", "trivia", "word"])
+    let unknown = try cli.run(["enable", "all"])
+    #expect(unknown.status == 1)
+    #expect(
+      unknown.stderr.contains(
+        "unknown type 'all'. The types are fact, haiku, joke, tip, trivia, word.\n"),
+      "\(unknown.stderr)")
+    #expect(try cli.run(["enable", "--all"]).status == 0)
+    #expect(try enabled() == ["fact", "haiku", "joke", "tip", "trivia", "word"])
+    #expect(try cli.run(["enable", "--all", "fact"]).status == 64)
+  }
+
+  /// `--help` says what each reaction means where it first names them (issue 34, item 4).
+  @Test func theHelpSaysWhatEachReactionMeans() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let help = try cli.run(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+      separator: " ")
+    for words in ["right (TFU, liked it)", "left (TIFB, not for me)", "up (CTFO, loved it)"] {
+      #expect(help.contains(words), "\(help)")
+    }
+  }
+
   @Test func historyListsTheCardsShownNewestFirst() throws {
     let cli = try CommandLine()
     defer { cli.remove() }
@@ -210,6 +247,30 @@ import Testing
     }
   }
 
+  /// The rounds belong to the home, not the process (issue 34, item 3): run after run of
+  /// `ctfo next` on one home shows each card of a type once before any comes again, and the
+  /// types take turns. (Each run dealt afresh: the first repeat came within a few runs.)
+  @Test func runsOfNextOnOneHomeShowEveryCardOfATypeBeforeAnyAgain() throws {
+    let cli = try CommandLine(bundled: false)
+    defer { cli.remove() }
+    let lines = { (type: String, n: Int) in
+      (0..<n).map { #"{"id": "\#(type)\#($0)", "type": "\#(type)", "body": "b"}"# }
+    }
+    let deck = try cli.write(
+      "small.jsonl", (lines("x", 7) + lines("y", 30)).joined(separator: "\n"))
+    var ids: [String] = []
+    for _ in 0..<74 {
+      let result = try cli.run(["next", "--json", "--deck", deck])
+      #expect(result.status == 0, "\(result.stderr)")
+      ids += result.objects.map { $0["id"] as! String }
+    }
+    for (type, size) in [("x", 7), ("y", 30)] {
+      let shown = ids.filter { $0.hasPrefix(type) }
+      #expect(shown.count == 37, "\(type): the types take turns")
+      #expect(roundsRepeating(shown, size: size).isEmpty, "\(type): \(shown)")
+    }
+  }
+
   /// The rounds (consecutive runs of `size` cards of one type, in deal order) that deal a card
   /// twice: none, when every round is a permutation of the type's cards (feed-logic.md).
   private func roundsRepeating(_ ids: [String], size: Int) -> [Int] {
@@ -233,7 +294,8 @@ import Testing
   @Test func theAppRefusesToStartWithoutATerminal() throws {
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
-    let result = try cli.run([])
+    let deck = try cli.write("one.jsonl", #"{"id":"a1","type":"a","body":"x"}"# + "\n")
+    let result = try cli.run(["--deck", deck])
     #expect(result.status == 2)
     #expect(result.stderr.split(separator: "\n").count == 1)
     #expect(result.stderr.contains("ctfo next"))

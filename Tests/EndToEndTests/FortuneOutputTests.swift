@@ -42,6 +42,15 @@ import Testing
   @Test func answersAndTheirSourcesShowOnlyWithReveal() throws {
     let plain = try run([])
     #expect(!plain.stdout.contains("Canberra"), "\(plain.stdout)")
+    // The card whose answer is hidden ends by saying how to see it (issue 34, item 10); the
+    // card with nothing hidden does not.
+    let quiz = try #require(plain.stdout.split(separator: "\n%\n").first { $0.hasPrefix("[Quiz]") })
+    #expect(
+      quiz.hasSuffix("\n  (answer hidden: --reveal prints it)\n")
+        || quiz.hasSuffix("\n  (answer hidden: --reveal prints it)"), "\(quiz)")
+    #expect(plain.stdout.components(separatedBy: "--reveal").count == 2, "\(plain.stdout)")
+    #expect(try !run(["--reveal"]).stdout.contains("answer hidden"))
+    #expect(try !run(["--json"]).stdout.contains("answer hidden"))
     #expect(plain.stdout.contains("-- Notebook") && plain.stdout.contains("https://example.org/n1"))
     let revealed = try run(["--reveal"])
     #expect(revealed.stdout.contains("Canberra") && revealed.stdout.contains("-- Atlas: Canberra"))

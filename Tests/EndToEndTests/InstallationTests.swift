@@ -9,13 +9,15 @@ import Testing
     let prefix: String
     var ctfo: String { prefix + "/bin/ctfo" }
 
-    init() throws {
+    /// `decks: false` leaves the program alone in its folder, as a copied binary is.
+    init(decks withDecks: Bool = true) throws {
       prefix = NSTemporaryDirectory() + "ctfo-prefix-" + UUID().uuidString
       let fm = FileManager.default
-      for folder in ["bin", "share/ctfo/decks"] {
+      for folder in withDecks ? ["bin", "share/ctfo/decks"] : ["bin"] {
         try fm.createDirectory(atPath: prefix + "/" + folder, withIntermediateDirectories: true)
       }
       try Self.install(CommandLine.binary, at: ctfo)
+      guard withDecks else { return }
       let decks = CommandLine.repositoryRoot + "/Resources/decks"
       for name in try fm.contentsOfDirectory(atPath: decks) where name.hasSuffix(".jsonl") {
         try fm.copyItem(atPath: decks + "/" + name, toPath: prefix + "/share/ctfo/decks/" + name)
@@ -76,6 +78,25 @@ import Testing
     #expect(contents.sorted() == ["bin", "share"])
   }
 
+  /// A program copied away from its decks says so, with the folders it searched, and fails
+  /// (issue 34, item 6): it printed no type and an empty feed.
+  @Test func aProgramWithNoDecksSaysWhereItLookedAndFails() throws {
+    let installation = try Installation(decks: false)
+    let cli = try installation.commandLine()
+    defer { cli.remove() }
+    for arguments in [["types"], ["next"], ["disable", "fact"], []] {
+      let result = try cli.run(arguments)
+      #expect(result.status == 66, "\(arguments): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+      #expect(result.stderr.hasPrefix("ctfo: no decks found"), "\(arguments): \(result.stderr)")
+      for folder in [cli.home + "/decks", installation.prefix + "/bin", "share/ctfo/decks"] {
+        #expect(result.stderr.contains(folder), "\(arguments): \(result.stderr)")
+      }
+    }
+    let deck = try cli.write("one.jsonl", #"{"id":"a1","type":"a","body":"x"}"# + "\n")
+    #expect(try cli.run(["--deck", deck, "next"]).status == 0)
+  }
+
   @Test func aChangedConfigFileIsReadOnTheNextRun() throws {
     let installation = try Installation()
     let cli = try installation.commandLine()
@@ -92,10 +113,12 @@ import Testing
       _ = try home.write("decks/small.jsonl", small.joined(separator: "\n"))
       _ = try home.write("config.toml", "undo-limit = 3\n")
     }
+    // A first run with the old setting, in both homes alike: each run goes on with its home's
+    // rounds, so the same seed deals the same only from the same state.
+    for home in [cli, reference] { #expect(try home.run(["next", "--seed", "1"]).status == 0) }
     let arguments = ["next", "-n", "200", "--seed", "9", "--json"]
     let withFlag = try reference.run(arguments + ["--lookahead", "40"])
     #expect(withFlag.status == 0, "\(withFlag.stderr)")
-    #expect(try cli.run(["next"]).status == 0)
     _ = try cli.write("config.toml", "lookahead = 40\n")
     #expect(ids(try cli.run(arguments)) == ids(withFlag), "the new setting is read")
   }

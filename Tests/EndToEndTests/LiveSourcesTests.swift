@@ -115,6 +115,21 @@ import Testing
     #expect(screen.contains { $0.contains("echo") && !$0.contains("-echo") })
   }
 
+  /// A piped deck's bad lines are kept and listed in the settings, as a deck file's are
+  /// (issue 34, item 7: they showed once and settings said "No deck problems").
+  @Test func aPipedDecksProblemsShowInTheSettingsAsADeckFilesDo() async throws {
+    let input = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ctfo-e2e-piped-\(UUID()).jsonl")
+    try (Self.line(1) + "{not json\n" + #"{"id":"s2","type":"stream","body":"  "}"# + "\n")
+      .write(to: input, atomically: false, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: input) }
+    let app = try AppUnderTest(deck: "", arguments: ["--deck", "-"], input: input.path)
+    defer { app.stop() }
+    try await app.tmux.waitFor(text: "stdin:2: not valid JSON (and 2 more)")
+    try app.tmux.send("s")
+    try await app.tmux.waitFor(text: "2 deck problems: stdin:2:")
+  }
+
   @Test func aDeckFromStandardInputIsRefusedWhenStandardInputIsTheTerminal() async throws {
     let app = try AppUnderTest(deck: "", arguments: ["--deck", "-"])
     defer { app.stop() }

@@ -104,7 +104,7 @@ import Testing
     let status = path == "/v1/auth" ? 307 : 302
     try first.faults(
       #"[{"path":"\#(path)","status":\#(status),"location":"\#(second.url)\#(path)"}]"#)
-    var cli = try CommandLine(bundled: false)
+    let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
     let pulled = try cli.run(["--server", first.url, "pull"])
     #expect(pulled.status == 69, "\(pulled.stderr)")

@@ -256,7 +256,7 @@ import Testing
     source.yield(.added([card("n")]))
     source.fail(Broken())
     await task.value
-    #expect(feed.takeNews().messages == ["news feed failed: broken pipe; its 1 cards stay"])
+    #expect(feed.takeNews().messages == ["news feed failed: broken pipe; 1 card kept"])
     feed.start()
     var shown: Set<String> = []
     for _ in 0..<9 { shown.insert(try await nextID(feed) ?? "none") }

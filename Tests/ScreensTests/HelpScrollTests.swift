@@ -27,10 +27,34 @@ import Testing
     #expect(rows(state)[2].contains("swipe right"), "\(rows(state))")
   }
 
+  /// At 30x10 the help's longer lines end with "…" where they are cut, never mid-word with
+  /// nothing to say so (issue 34, item 9).
+  @Test func aNarrowHelpScreenMarksTheLinesItCuts() {
+    var state = Fixtures.showing(Fixtures.asciiCard, width: 30, height: 10)
+    _ = state.reduce(.key(.character("?")))
+    let lines = rows(state).filter { $0.contains("swipe") }
+    #expect(lines.count == 3, "\(rows(state))")
+    for line in lines {
+      #expect(line.trimmingSuffix().hasSuffix("…"), "cut without a mark: \(line)")
+    }
+  }
+
   @Test func aTallHelpScreenShowsEveryKeyAndNoMark() {
     var state = Fixtures.showing(Fixtures.asciiCard, width: 80, height: 24)
     _ = state.reduce(.key(.character("?")))
     #expect(!rows(state)[0].contains("more"), "\(rows(state))")
     #expect(rows(state).contains { $0.contains("Esc  q") })
+    // Each reaction says what it means (issue 34, item 4).
+    for line in [
+      "swipe right: TFU, liked it", "swipe left: TIFB, not for me", "swipe up: CTFO, loved it",
+    ] {
+      #expect(rows(state).contains { $0.contains(line) }, "\(line)")
+    }
+  }
+}
+
+extension String {
+  fileprivate func trimmingSuffix() -> Substring {
+    self[..<(lastIndex { $0 != " " }.map(index(after:)) ?? startIndex)]
   }
 }

@@ -32,13 +32,13 @@ import Testing
   /// Analytics waiting for a sink that cannot be reached show as a small count (issue 15).
   @Test func eventsQueuedOfflineShowAsASmallCount() {
     let both = rows(feed(ServerLine(offline: true, queuedEvents: 12))).last ?? ""
-    #expect(both.hasSuffix("offline · 12 queued "), "\(both)")
-    let queued = rows(feed(ServerLine(queuedEvents: 3))).last ?? ""
-    #expect(queued.hasSuffix("3 queued ") && !queued.contains("offline"), "\(queued)")
+    #expect(both.hasSuffix("offline · 12 events queued "), "\(both)")
+    let queued = rows(feed(ServerLine(queuedEvents: 1))).last ?? ""
+    #expect(queued.hasSuffix("1 event queued ") && !queued.contains("offline"), "\(queued)")
     #expect(!(rows(feed(ServerLine(queuedEvents: 0))).last ?? "").contains("queued"))
   }
 
-  /// Issue 36: a status other than the default shows, sanitised and cut, left of the mark.
+  /// A status other than the default shows, sanitised and cut, left of the mark.
   @Test func theUsersStatusShowsUnlessItIsTheDefault() {
     let bar = rows(feed(ServerLine(offline: true, userStatus: "premium"))).last ?? ""
     #expect(bar.hasSuffix("premium  offline "), "\(bar)")
@@ -49,6 +49,27 @@ import Testing
     #expect(cut.contains("gold") && cut.contains("? help"), "\(cut)")
     #expect(!cut.contains("\u{1B}") && !cut.contains("\u{202E}"), "\(cut)")
     #expect(DisplayWidth.of(cut) <= 80, "\(cut)")
+  }
+
+  /// Offline at 80 columns, the mark takes the room of the hints that can go, never of quit or
+  /// help (issue 34, item 9: "s settings q quit" went to fit "offline · 1 queued").
+  @Test func quitAndHelpStayBesideTheMark() {
+    let bar = rows(feed(ServerLine(offline: true, queuedEvents: 1))).last ?? ""
+    #expect(
+      bar.contains("q quit  ? help ") && bar.hasSuffix(" offline · 1 event queued "), "\(bar)")
+    #expect(bar.hasPrefix(" → TFU  ← TIFB  ↑ CTFO"), "\(bar)")
+  }
+
+  /// Where the row is wide enough, the hint bar says what each reaction means (issue 34,
+  /// item 4); where it is not, it keeps every key.
+  @Test func aWideHintBarSaysWhatEachReactionMeans() {
+    let wide = rows(feed(width: 120, ServerLine()), width: 120).last ?? ""
+    #expect(
+      wide.hasPrefix(" → TFU (liked it)  ← TIFB (not for me)  ↑ CTFO (loved it)  ↓ history"),
+      "\(wide)")
+    #expect(wide.contains("q quit  ? help"), "\(wide)")
+    let narrow = rows(feed(ServerLine())).last ?? ""
+    #expect(narrow.hasPrefix(" → TFU  ← TIFB  ↑ CTFO  ↓ history  u undo  s settings"), "\(narrow)")
   }
 
   @Test func theNoticeIsOneSanitisedLineAboveTheHints() {

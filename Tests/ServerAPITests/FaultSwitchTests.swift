@@ -88,7 +88,7 @@ struct FaultSwitchTests {
     let statuses = try await [one.status, two.status]
     #expect(statuses == [400, 400], "the real route answers, late")
     #expect(server.faults.log.maxInFlight >= 2)
-    try await send(server, "DELETE", "/_test/requests")
+    _ = try await send(server, "DELETE", "/_test/requests")
     #expect(server.faults.log.total == 0)
   }
 }

@@ -80,7 +80,7 @@ import Testing
     let home = try TestHome()
     #expect(
       DeckCheck.check([home.url.path]).problems.map(\.description) == [
-        "\(home.url.path): cannot read the deck: Is a directory"
+        "\(home.url.path): not a regular file"
       ])
   }
 

@@ -23,6 +23,7 @@ struct ServerStoreTests {
       cacheKey: key, full: full, types: types, cards: cards, removed: removed, scores: scores)
   }
 
+  @discardableResult
   private func apply(_ home: TestHome, _ pull: Wire.Pull) throws -> ServerStore.Applied {
     let store = ServerStore(database: home.database)
     var session = try store.session(for: server)

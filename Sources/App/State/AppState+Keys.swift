@@ -180,6 +180,11 @@ extension AppState {
       mode = .fullCard(view)
       return []
     }
+    // The card of the feed is swiped from its whole view too (↑ scrolls there).
+    if view.origin == .feed, let direction = swipeDirection(key) {
+      mode = .feed
+      return swipe(direction)
+    }
     switch key {
     case .escape, .character("q"), .enter:
       mode = view.origin
@@ -247,11 +252,7 @@ extension AppState {
   /// Applies the result of enabling or disabling a type.
   mutating func settingChanged(_ outcome: SettingOutcome) {
     switch outcome {
-    case .applied(let statuses):
-      for status in statuses { types[status.type.name] = status.type }
-      guard case .settings(var panel) = mode else { return }
-      panel.statuses = statuses
-      mode = .settings(panel)
+    case .applied(let statuses): learn(statuses)
     case .refused(let reason): message = reason
     case .needsConfirmation(let question): askBeforeToggling(question)
     }

@@ -125,8 +125,12 @@ public struct AppState: Sendable, Hashable {
     feed = .card(card)
   }
 
-  private mutating func learn(_ statuses: [TypeStatus]) {
+  /// Learns the types' labels; an open settings screen shows the new counts and settings.
+  mutating func learn(_ statuses: [TypeStatus]) {
     for status in statuses { types[status.type.name] = status.type }
+    guard case .settings(var panel) = mode else { return }
+    panel.statuses = statuses
+    mode = .settings(panel)
   }
 
   private mutating func open(_ card: PreparedCard?) {

@@ -1,3 +1,5 @@
+import FeedCore
+
 /// The help screen's lines: every key and what it does, with the keys config.toml binds. The
 /// reducer scrolls them, the help screen draws them.
 public enum HelpText {
@@ -7,9 +9,9 @@ public enum HelpText {
       (keys.keys(for: action).map(\.label) + fixed).joined(separator: "  ")
     }
     return [
-      (bound(.swipeRight), "swipe right: TFU"),
-      (bound(.swipeLeft), "swipe left: TIFB"),
-      (bound(.swipeUp), "swipe up: CTFO"),
+      (bound(.swipeRight), swipe("right", .tfu)),
+      (bound(.swipeLeft), swipe("left", .tifb)),
+      (bound(.swipeUp), swipe("up", .ctfo)),
       (bound(.history), "history"),
       (bound(.open), "whole card: answer, link"),
       (bound(.undo), "undo the last swipe"),
@@ -25,6 +27,11 @@ public enum HelpText {
       (bound(.openLink), "open the card's link"),
       ("Esc  q", "back"),
     ]
+  }
+
+  /// "swipe right: TFU, liked it": the reaction's name and what it means.
+  private static func swipe(_ direction: String, _ reaction: Reaction) -> String {
+    "swipe \(direction): \(reaction.rawValue), \(reaction.meaning)"
   }
 
   /// How many lines the help has, whatever the bindings.

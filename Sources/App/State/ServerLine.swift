@@ -1,3 +1,5 @@
+import CardText
+
 /// What the app shows of the CTFO server: a quiet "offline" mark in the hint bar while the last
 /// pull failed, the user's status there when the server set one, and the newest notification
 /// not dismissed, on the row above the hint bar.
@@ -44,9 +46,11 @@ public struct ServerLine: Sendable, Hashable {
     return userStatus
   }
 
-  /// The quiet mark at the right end of the hint bar: "offline", "12 queued", both, or nil.
+  /// The quiet mark at the right end of the hint bar: "offline", "12 events queued", both, or
+  /// nil.
   public var mark: String? {
-    let parts = [offline ? "offline" : nil, queuedEvents > 0 ? "\(queuedEvents) queued" : nil]
+    let queued = Plural.count(queuedEvents, "event") + " queued"
+    let parts = [offline ? "offline" : nil, queuedEvents > 0 ? queued : nil]
       .compactMap { $0 }
     return parts.isEmpty ? nil : parts.joined(separator: " · ")
   }

@@ -33,14 +33,26 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   /// The pool cycle each queued slot was dealt in (pruned to the queued slots as it grows).
   private var dealtIn: [UInt64: Int] = [:]
 
+  /// `progress` is where the home's rounds stood at the end of the last run (by ordinal): its
+  /// cards are out of their types' rounds, and the types not yet shown in the round of types
+  /// come first.
   public init(
-    types: [(name: String, cards: Int)], enabled: Set<String>, lookahead: Int = 5, seed: UInt64
+    types: [(name: String, cards: Int)], enabled: Set<String>, lookahead: Int = 5, seed: UInt64,
+    resuming progress: RoundProgress<Int> = RoundProgress()
   ) {
     self.types = types.map(\.name)
     self.lookahead = max(lookahead, 1)
     self.enabled = enabled
     pools = Dictionary(types.map { ($0.name, ScoredPool(count: $0.cards)) }) { a, _ in a }
     rng = SeededGenerator(seed: seed)
+    // Sorted: the order cards leave a pool shapes its shuffle, and a set's order changes from
+    // process to process, which would make `--seed` deal differently.
+    for (type, ordinals) in progress.seen.sorted(by: { $0.key < $1.key }) {
+      for ordinal in ordinals.sorted() { pools[type]?.markSeen(ordinal) }
+    }
+    if !progress.typesShown.isEmpty {
+      rounds.resume(after: progress.typesShown, among: dealableTypes, using: &rng)
+    }
   }
 
   /// Types that can be dealt now: enabled, with cards that can still be prepared.

@@ -136,6 +136,14 @@ public struct ScoredPool: Sendable {
     return true
   }
 
+  /// Takes an unseen card out of the round, as if promoted and shown: a card an earlier run
+  /// showed (`RoundProgress`). It comes back when the pool starts over.
+  public mutating func markSeen(_ ordinal: Int) {
+    let o = Int32(ordinal)
+    guard ordinal >= 0, ordinal < count, !removed.contains(o) else { return }
+    takeOut(o)
+  }
+
   /// Marks a promoted card as failed: it is never offered again this session.
   public mutating func markFailed(_ ordinal: Int) {
     let o = Int32(ordinal)

@@ -20,4 +20,12 @@ public struct TypeRounds: Sendable, Hashable {
 
   /// Starts over: the next call begins a fresh round.
   public mutating func reset() { round = [] }
+
+  /// Continues a round begun in an earlier run, in which `shown` were dealt: the rest of
+  /// `types` come first, in a random order.
+  public mutating func resume(
+    after shown: Set<String>, among types: [String], using rng: inout some RandomNumberGenerator
+  ) {
+    round = types.filter { !shown.contains($0) }.shuffled(using: &rng)
+  }
 }

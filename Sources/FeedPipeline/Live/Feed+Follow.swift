@@ -1,9 +1,11 @@
+import CardText
 import FeedCore
 
 extension Feed {
   /// Follows a live source until it ends, fails or the task is cancelled: each update goes
   /// through a `LiveCollection` (the source's cards by id, which makes it a change) to `apply`.
-  /// An end is said once as "`name`: all N cards read"; a failure once as "`name` failed: ...";
+  /// An end is said once as "`name`: all N cards read" ("1 card"); a failure once as
+  /// "`name` failed: ...; N cards kept";
   /// either way the feed and the other sources go on, with the cards the source gave.
   ///
   ///     let task = feed.follow(DeckStream(fd: 0, name: "stdin"), name: "stdin") { _ in nil }
@@ -25,10 +27,10 @@ extension Feed {
           if !change.isEmpty { apply(change, base: base) }
         }
         guard !Task.isCancelled else { return }
-        report("\(name): all \(collection.count) cards read")
+        report("\(name): all \(Plural.count(collection.count, "card")) read")
       } catch {
         guard !Task.isCancelled else { return }
-        report("\(name) failed: \(error); its \(collection.count) cards stay")
+        report("\(name) failed: \(error); \(Plural.count(collection.count, "card")) kept")
       }
     }
   }

@@ -45,22 +45,26 @@ public enum AppScreen {
     case .settings(let panel):
       SettingsScreen.draw(panel, mark: state.mark, into: &grid, palette: palette)
     case .help(_, let scroll):
-      HelpScreen.draw(scroll: scroll, bindings: state.keys, into: &grid, palette: palette)
+      HelpScreen.draw(
+        scroll: scroll, bindings: state.keys, mark: state.mark, into: &grid, palette: palette)
     case .confirm(let question):
       drawMode(question.origin, state: state, into: &grid, palette: palette)
       ConfirmDialog.draw(question, into: &grid, palette: palette)
     }
   }
 
-  private static func hints(_ state: AppState) -> [HintBar.Hint] {
+  private static func hints(_ state: AppState) -> HintBar.Hints {
     switch state.mode {
     case .feed: return HintBar.feed(state.keys)
-    case .history(let browser): return HintBar.history(state.keys, found: browser.search != nil)
+    case .history(let browser):
+      return HintBar.Hints(all: HintBar.history(state.keys, found: browser.search != nil))
     case .fullCard(let view):
-      return HintBar.fullCard(state.keys, link: !(view.card.card.url ?? "").isEmpty)
-    case .settings: return HintBar.settings
-    case .help: return HintBar.help
-    case .confirm: return HintBar.confirm
+      return HintBar.Hints(
+        all: HintBar.fullCard(
+          state.keys, link: !(view.card.card.url ?? "").isEmpty, swipes: view.origin == .feed))
+    case .settings: return HintBar.Hints(all: HintBar.settings)
+    case .help: return HintBar.Hints(all: HintBar.help)
+    case .confirm: return HintBar.Hints(all: HintBar.confirm)
     }
   }
 

@@ -4,8 +4,10 @@ import CardText
 /// Every key of the app, scrolled when the screen is too short for them all; the top row then
 /// says which way there is more.
 enum HelpScreen {
+  /// Lines too long for the screen end with `mark`.
   static func draw(
-    scroll: Int, bindings: KeyBindings, into grid: inout CellGrid, palette: Palette
+    scroll: Int, bindings: KeyBindings, mark: TruncationMark, into grid: inout CellGrid,
+    palette: Palette
   ) {
     grid.drawChrome("Keys", row: 0, column: 1, style: palette.title)
     let keys = HelpText.lines(bindings)
@@ -13,8 +15,11 @@ enum HelpScreen {
     let range = scroll..<min(scroll + Geometry.helpRows(height: grid.height), keys.count)
     for index in range {
       let row = Geometry.listTop + index - scroll
-      grid.drawChrome(keys[index].keys, row: row, column: 2, style: palette.key)
-      grid.drawChrome(keys[index].action, row: row, column: 4 + keyWidth)
+      grid.drawClipped(
+        keys[index].keys, row: row, column: 2, style: palette.key, limit: grid.width - 1,
+        mark: mark)
+      grid.drawClipped(
+        keys[index].action, row: row, column: 4 + keyWidth, limit: grid.width - 1, mark: mark)
     }
     let more = (range.lowerBound > 0 ? "↑" : "") + (range.upperBound < keys.count ? "↓" : "")
     guard !more.isEmpty else { return }

@@ -36,9 +36,9 @@ public enum HistoryScreen {
   /// The top row: how many cards the history holds, or what a search found.
   static func heading(_ browser: HistoryBrowser) -> String {
     guard let search = browser.search else {
-      return "History (\(browser.total) cards, newest first)"
+      return "History (\(Plural.count(browser.total, "card")), newest first)"
     }
-    let found = browser.entries.count == 1 ? "1 card" : "\(browser.entries.count) cards"
+    let found = Plural.count(browser.entries.count, "card")
     return "History: \(found) with “\(Untrusted.line(search))”, newest first"
   }
 

@@ -36,7 +36,7 @@ public enum SettingsScreen {
     labelStyle.reverse = labelStyle.reverse != selected
     grid.drawClipped(
       label, row: row, column: 5, style: labelStyle, limit: 5 + labelWidth, mark: mark)
-    let count = status.cards == 1 ? "1 card" : "\(status.cards) cards"
+    let count = Plural.count(status.cards, "card")
     let end = grid.drawChrome(count, row: row, column: 5 + labelWidth + 2, style: base)
     guard status.failing else { return }
     var warning = palette.warning
@@ -52,7 +52,7 @@ public enum SettingsScreen {
       grid.drawChrome("No deck problems", row: row, column: 1, style: palette.quiet)
       return
     }
-    let count = problems.count == 1 ? "1 deck problem: " : "\(problems.count) deck problems: "
+    let count = Plural.count(problems.count, "deck problem") + ": "
     let end = grid.drawChrome(count, row: row, column: 1, style: palette.warning)
     grid.drawClipped(
       Untrusted.line(first), row: row, column: end, style: palette.quiet, limit: grid.width - 1,

@@ -50,7 +50,6 @@ final class DeckFile {
     guard status == 0, kind == S_IFREG else {
       close(descriptor)
       if status != 0 { throw DeckProblem.unreadable(path, errno: status) }
-      if kind == S_IFDIR { throw DeckProblem.unreadable(path, errno: EISDIR) }
       throw DeckProblem(path: path, message: "not a regular file")
     }
     return (descriptor, info)

@@ -4,7 +4,7 @@ import SQL
 /// `PRAGMA user_version`. A migration that shipped is never edited: append `v4`, `v5`, ...
 enum Migrations {
   /// The migrations in order: version n is the database after `all[0..<n]`.
-  static let all = [v1, v2, v3, v4, v5, v6]
+  static let all = [v1, v2, v3, v4, v5, v6, v7]
 
   /// The schema version this build writes.
   static var latest: Int { all.count }
@@ -250,5 +250,17 @@ enum Migrations {
     );
     ALTER TABLE cards ADD COLUMN score_reason TEXT;
     ALTER TABLE pending_scores ADD COLUMN reason TEXT;
+    """
+
+  /// The home's place in its rounds (`RoundProgress`), so that every run goes on with them:
+  /// the cards of each type shown in its current round, and the types shown in the current
+  /// round of types.
+  private static let v7 = """
+    CREATE TABLE round_cards (
+      type TEXT NOT NULL,
+      card_id TEXT NOT NULL,
+      PRIMARY KEY (type, card_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE round_types (type TEXT PRIMARY KEY) WITHOUT ROWID;
     """
 }

@@ -516,8 +516,8 @@ public struct ServerStore: Sendable {
 
   /// Scores that came before their card, moved onto the cards that are here now.
   private static func adoptPendingScores(_ db: Connection) throws {
-    guard try db.rows("SELECT EXISTS (SELECT 1 FROM pending_scores)") { $0.integer(0) }.first == 1
-    else { return }
+    let pending = try db.rows("SELECT EXISTS (SELECT 1 FROM pending_scores)") { $0.integer(0) }
+    guard pending.first == 1 else { return }
     try db.run(
       "UPDATE cards SET score = p.score, scored_at = p.scored_at, score_reason = p.reason "
         + "FROM pending_scores AS p "

@@ -131,6 +131,84 @@ public struct StateStore: Sendable {
     return zip(shown, indices).map { $0.entry(at: $1) }
   }
 
+  // MARK: Rounds
+
+  /// Where the home's rounds stand, by ordinal in the deck index: each type's cards shown in
+  /// its current round (cards no longer indexed left out), and the types shown in the current
+  /// round of types. A new feed starts from it (`FeedEngine(resuming:)`).
+  public func roundProgress() throws -> RoundProgress<Int> {
+    try database.read { db in
+      var progress = RoundProgress<Int>()
+      let seen = try db.rows(
+        """
+        SELECT round_cards.type, cards.ordinal FROM round_cards
+        JOIN cards ON cards.id = round_cards.card_id AND cards.type = round_cards.type
+        WHERE cards.ordinal IS NOT NULL
+        """
+      ) { ($0.text(0) ?? "", Int($0.integer(1))) }
+      for (type, ordinal) in seen { progress.seen[type, default: []].insert(ordinal) }
+      progress.typesShown = Set(try db.rows("SELECT type FROM round_types") { $0.text(0) ?? "" })
+      return progress
+    }
+  }
+
+  /// Records the cards of `shown` in the home's rounds (`RoundProgress.shown`), inside the
+  /// write transaction of their history rows, so two processes never lose each other's.
+  /// Cards of a type the index does not hold (piped in) have no round to keep.
+  private static func recordRounds(_ shown: [ShownRecord], _ db: Connection) throws {
+    guard !shown.isEmpty else { return }
+    let sizes = Dictionary(
+      try db.rows("SELECT name, cards FROM card_types WHERE cards > 0") {
+        ($0.text(0) ?? "", Int($0.integer(1)))
+      }
+    ) { a, _ in a }
+    let disabled = try db.rows("SELECT name FROM disabled_types") { $0.text(0) ?? "" }
+    let dealt = Set(sizes.keys).subtracting(disabled)
+    var progress = RoundProgress<String>(
+      typesShown: Set(try db.rows("SELECT type FROM round_types") { $0.text(0) ?? "" }))
+    for type in Set(shown.map(\.type)) where sizes[type] != nil {
+      progress.seen[type] = Set(
+        try db.rows(
+          """
+          SELECT card_id FROM round_cards WHERE type = ?1 AND EXISTS (
+            SELECT 1 FROM cards WHERE id = card_id AND cards.type = ?1 AND ordinal IS NOT NULL)
+          """, [.text(type)]
+        ) { $0.text(0) ?? "" })
+    }
+    let before = progress
+    for record in shown {
+      guard let size = sizes[record.type] else { continue }
+      progress.shown(record.cardID, type: record.type, cards: size, types: dealt)
+    }
+    for (type, cards) in progress.seen.sorted(by: { $0.key < $1.key }) {
+      try replace(
+        cards, was: before.seen[type] ?? [], db,
+        delete: ("DELETE FROM round_cards WHERE type = ?", [.text(type)]),
+        insert: "INSERT OR IGNORE INTO round_cards (type, card_id) VALUES (?, ?)"
+      ) { [.text(type), .text($0)] }
+    }
+    try replace(
+      progress.typesShown, was: before.typesShown, db, delete: ("DELETE FROM round_types", []),
+      insert: "INSERT OR IGNORE INTO round_types (type) VALUES (?)"
+    ) { [.text($0)] }
+  }
+
+  /// Brings a round's rows from `was` to `rows`: the new ones added when none left, else all
+  /// written again after `delete` (a round started over; rows of cards no longer indexed go
+  /// with it).
+  private static func replace(
+    _ rows: Set<String>, was: Set<String>, _ db: Connection,
+    delete: (sql: String, arguments: [SQLiteValue]), insert: String,
+    values: (String) -> [SQLiteValue]
+  ) throws {
+    let grows = rows.isSuperset(of: was)
+    if !grows { try db.run(delete.sql, delete.arguments) }
+    let added = grows ? rows.subtracting(was) : rows
+    guard !added.isEmpty else { return }
+    let statement = try db.statement(insert)
+    for row in added.sorted() { try statement.run(values(row)) }
+  }
+
   // MARK: Undo
 
   /// The persisted tombstones, oldest first.
@@ -184,6 +262,7 @@ public struct StateStore: Sendable {
   private func writeRows(of change: StateChange, _ db: Connection) throws -> [Int] {
     for effect in change.effects { try Self.write(effect, time: change.time, db) }
     let indices = try Self.insert(change.shown, db)
+    try Self.recordRounds(change.shown, db)
     if let queue = change.returning { try Self.replace(queue, db) }
     for (type, enabled) in change.enabled {
       let sql =

@@ -17,19 +17,21 @@ struct DeckCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Deck files (JSON Lines).") var files: [String]
 
+    /// The problems on stderr, then what would load, with or without them.
     func run() throws {
       let report = DeckCheck.check(files)
       for problem in report.problems { Output.warn(problem.description) }
-      if !report.problems.isEmpty { throw ExitCode(1) }
       var out = StandardOutput()
-      let decks = files.count == 1 ? "1 deck" : "\(files.count) decks"
+      let problems =
+        report.problems.isEmpty ? "no problems" : Plural.count(report.problems.count, "problem")
       let types = report.types.sorted { $0.key < $1.key }.map {
         "\(Sanitizer.sanitizeLine($0.key)) \($0.value)"
       }
       out.line(
-        "\(report.cards) cards in \(decks), no problems"
+        "\(Plural.count(report.cards, "card")) in \(Plural.count(files.count, "deck")), \(problems)"
           + (types.isEmpty ? "" : ": " + types.joined(separator: ", ")))
       try out.finish()
+      if !report.problems.isEmpty { throw ExitCode(1) }
     }
   }
 }

@@ -14,9 +14,18 @@ struct Enable: ParsableCommand {
       """)
   @OptionGroup var global: GlobalOptions
   @Flag(name: .long, help: "Answer yes when on-replace = ask-user would ask.") var yes = false
-  @Argument(help: "The types to enable (see 'ctfo types').") var types: [String]
+  @Flag(name: .long, help: "Enable every type.") var all = false
+  @Argument(help: "The types to enable (see 'ctfo types').") var types: [String] = []
 
-  func run() throws { try TypeSetting.set(types, enabled: true, confirmed: yes, global) }
+  func validate() throws {
+    if all != types.isEmpty {
+      throw ValidationError(all ? "give either --all or types, not both" : "give types, or --all")
+    }
+  }
+
+  func run() throws {
+    try TypeSetting.set(all ? nil : types, enabled: true, confirmed: yes, global)
+  }
 }
 
 /// `ctfo disable TYPE...`.
@@ -29,40 +38,50 @@ struct Disable: ParsableCommand {
   func run() throws { try TypeSetting.set(types, enabled: false, confirmed: false, global) }
 }
 
-/// The settings screen's rules (`TypeSettings`) applied from the command line, each type's
-/// change written in one transaction with its undo effects.
+/// The settings screen's rules (`TypeSettings`) applied from the command line: every type is
+/// decided first, and the changes are written together with their undo effects in one
+/// transaction, or, when one is refused, not at all.
 enum TypeSetting {
+  /// Turns `types` (every type when nil) on or off.
   static func set(
-    _ types: [String], enabled: Bool, confirmed: Bool, _ global: GlobalOptions
+    _ types: [String]?, enabled: Bool, confirmed: Bool, _ global: GlobalOptions
   ) throws {
     let launch = try Launch(global.values)
     let (counts, enabledNow) = try launch.types()
     let catalog = counts.map(\.type)
-    let known = Set(catalog.map(\.name))
-    let types = try types.map { given throws(CLIError) in
-      switch TypeNames.resolve(given, among: catalog) {
-      case .found(let name): return name
-      case .unknown(let suggestion):
-        let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
-        throw CLIError(
-          "unknown type '\(given)'\(hint) The types are " + known.sorted().joined(separator: ", "))
-      }
-    }
+    let names = try types?.map { try resolve($0, among: catalog) } ?? catalog.map(\.name)
     var current = enabledNow
     var window = UndoWindow(
       configuration: launch.configuration.undo, tombstones: try launch.state.tombstones())
-    for type in types {
+    var effects: [UndoEffect] = []
+    for type in names {
       let decision = TypeSettings.change(
         type, to: enabled, enabled: current, window: &window, confirmed: confirmed)
       switch decision {
-      case .apply(let after, let effects):
-        _ = try launch.state.apply(
-          StateChange(effects: effects, enabled: [type: enabled], time: NextRequest.now()))
+      case .apply(let after, let more):
+        effects += more
         current = after
       case .refused(let reason): throw CLIError(reason)
       case .needsConfirmation(let question):
         throw CLIError("\(question) Run again with --yes to go ahead.")
       }
+    }
+    let changed = names.filter { enabledNow.contains($0) != enabled }
+    let settings = Dictionary(changed.map { ($0, enabled) }) { a, _ in a }
+    _ = try launch.state.apply(
+      StateChange(effects: effects, enabled: settings, time: NextRequest.now()))
+  }
+
+  /// The type a command-line name means, or an error listing the types.
+  private static func resolve(_ given: String, among catalog: [CardType]) throws(CLIError)
+    -> String
+  {
+    switch TypeNames.resolve(given, among: catalog) {
+    case .found(let name): return name
+    case .unknown(let suggestion):
+      let hint = suggestion.map { "; did you mean '\($0)'?" } ?? "."
+      let known = Set(catalog.map(\.name)).sorted().joined(separator: ", ")
+      throw CLIError("unknown type '\(given)'\(hint) The types are \(known).")
     }
   }
 }

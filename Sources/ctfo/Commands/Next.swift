@@ -64,6 +64,7 @@ struct Next: ParsableCommand {
     let lookahead = launch.configuration.lookahead
     let (catalog, enabled) = try launch.types()
     let scores = try launch.scores(of: enabled)
+    let progress = try launch.state.roundProgress()
     let labels = Dictionary(catalog.map { ($0.type.name, $0.type.label) }) { a, _ in a }
     // A reader that goes away (`ctfo next | head`) is a closed pipe to stop at, not a signal
     // to die of: history then records exactly the cards that were printed.
@@ -73,8 +74,8 @@ struct Next: ParsableCommand {
       // Dealt on this thread, no task started.
       let cards = try launch.database.snapshot {
         try request.dealSerially(
-          catalog: catalog, enabled: enabled, scores: scores, reader: launch.index.reader(),
-          lookahead: lookahead)
+          catalog: catalog, enabled: enabled, scores: scores, progress: progress,
+          reader: launch.index.reader(), lookahead: lookahead)
       }
       var printer = CardPrinter(request, labels: labels)
       let printed = try printer.write(cards)
@@ -85,8 +86,8 @@ struct Next: ParsableCommand {
     try Blocking.wait {
       var printer = CardPrinter(request, labels: labels)
       try await request.deal(
-        catalog: catalog, enabled: enabled, scores: scores, stateDatabase: path,
-        lookahead: lookahead
+        catalog: catalog, enabled: enabled, scores: scores, progress: progress,
+        stateDatabase: path, lookahead: lookahead
       ) { chunk in
         let printed = try printer.write(chunk)
         _ = try state.appendShown(chunk.prefix(printed).map(\.card), time: NextRequest.now())

@@ -39,8 +39,8 @@ struct Pull: ParsableCommand {
     case .unchanged: out.line("\(pull.endpoint): up to date")
     case .applied(let applied):
       out.line(
-        "\(pull.endpoint): \(applied.cards) cards, \(applied.removed) removed, "
-          + "\(applied.scores) scores")
+        "\(pull.endpoint): \(Plural.count(applied.cards, "card")), \(applied.removed) removed, "
+          + Plural.count(applied.scores, "score"))
       for refused in applied.refused { Output.warn("ctfo: a card was left out: \(refused)") }
     case .failed(let problem):
       throw CLIError("\(pull.endpoint): \(problem)", exitCode: 69)
