@@ -20,6 +20,7 @@ logs=$work/logs
 # A mutant that makes a suite loop forever is caught by the clock.
 limit=${MUTANT_TEST_SECONDS:-900}
 mkdir -p "$tree" "$logs"
+rm -f "$logs"/*.log
 
 # The files of the working tree (tracked, and new files not ignored) and the resolved versions.
 files() {
