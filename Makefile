@@ -18,8 +18,8 @@ BIN = .build/release/ctfo
 SERVER_SCRATCH = .build/server
 SERVER = $(SERVER_SCRATCH)/release/ctfo-server
 
-.PHONY: all deps build build-ctfo build-server run serve test fuzz fuzz-long sanitize bench install \
-  uninstall clean release-flags
+.PHONY: all deps build build-ctfo build-server run serve test fuzz fuzz-long sanitize mutants bench \
+  install uninstall clean release-flags
 
 all: build
 
@@ -79,6 +79,11 @@ sanitize: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
 	  $(SWIFT) test --scratch-path .build/asan --sanitize=address $(SANITIZE_SKIP)
 
+# Each small bug of mutants/*.patch in a scratch copy (.build-mutants), the suites that cover it
+# run against it: prints each mutant's fate and the score, fails if any survives.
+mutants: deps
+	SWIFT=$(SWIFT) ./scripts/mutants.sh
+
 bench: deps
 	RELEASE="$(RELEASE)" SERVER_SCRATCH=$(SERVER_SCRATCH) ./bench/run.sh
 
@@ -108,4 +113,4 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ctfo.fish
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-mutants

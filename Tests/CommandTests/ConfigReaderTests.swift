@@ -68,6 +68,12 @@ import Testing
     #expect(config.keyBindings == [KeyBindingEntry(action: "undo", keys: ["u", "z"], line: 3)])
   }
 
+  /// A tab is the one control either kind of string may hold as it is.
+  @Test func aTabIsTheOneControlInAString() throws {
+    let entries = try read("a = 'x\ty'\nb = \"x\ty\"")
+    #expect(entries.map(\.value) == [.string("x\ty"), .string("x\ty")])
+  }
+
   @Test func escapesAreDecoded() throws {
     #expect(try read(#"a = "x\"y\\z\u00e9\t""#).first?.value == .string("x\"y\\zé\t"))
   }
@@ -87,6 +93,9 @@ import Testing
     ("a = 'open", 1, "not closed"),
     ("a = \"\\q\"", 1, "invalid escape"), ("a = \"\\ud800\"", 1, "invalid \\u"),
     ("a = \"\u{0}\"", 1, "control"), ("a = 1\u{0}", 1, "not a string"),
+    ("a = \"x\u{7F}\"", 1, "control"), ("a = 'x\u{7F}'", 1, "control"),
+    ("a = '\u{1B}[31m'", 1, "control"), ("a = 'x\u{1F}'", 1, "control"),
+    ("[keys]\na = ['\u{7F}']", 2, "control"), ("a = 'x\ry'", 1, "control"),
     ("a = \"\"\"x\"\"\"", 1, "multi-line"), ("a = 1\na = 2", 2, "set twice"),
     ("a = 99999999999999999999", 1, "not a string"),
   ])

@@ -104,6 +104,23 @@ struct ResponseReaderTests {
     }
   }
 
+  /// A body of exactly the limit is read however it is framed, in reads of any size.
+  @Test func aBodyOfExactlyTheLimitIsReadWhateverItsFraming() throws {
+    var limits = ResponseReader<Pieces>.Limits()
+    limits.body = 4
+    let framings = [
+      "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nfour",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nfou\r\n1\r\nr\r\n0\r\n\r\n",
+      "HTTP/1.0 200 OK\r\n\r\nfour",
+    ]
+    for text in framings {
+      for size in [1, 2, 3, 1000] {
+        let response = try read(text, sizes: Array(repeating: size, count: 200), limits: limits)
+        #expect(response.body == Array("four".utf8), "\(text.debugDescription) in reads of \(size)")
+      }
+    }
+  }
+
   @Test func limitsOnTheHeadAndTheBody() throws {
     var limits = ResponseReader<Pieces>.Limits()
     limits.body = 4

@@ -9,6 +9,7 @@ import Testing
     (KEY_UP, Key.up), (KEY_DOWN, .down), (KEY_LEFT, .left), (KEY_RIGHT, .right),
     (KEY_PPAGE, .pageUp), (KEY_NPAGE, .pageDown), (KEY_HOME, .home), (KEY_END, .end),
     (KEY_ENTER, .enter), (KEY_BACKSPACE, .backspace), (KEY_F0 + 1, .unknown),
+    (KEY_A1, .home), (KEY_C1, .end),
   ])
   func functionKeys(code: Int32, key: Key) {
     #expect(KeyDecoder.decode(UInt32(code), isKeyCode: true) == .event(.key(key)))
@@ -24,6 +25,7 @@ import Testing
     (0x71, .character("q")), (0x3F, .character("?")), (0xE9, .character("é")),
     (0x65E5, .character("日")), (0x1F600, .character("😀")),
     (0x00, .unknown), (0x1C, .unknown), (0x85, .unknown), (0xD800, .unknown),
+    (0x80, .unknown), (0x9B, .unknown), (0x9F, .unknown), (0xA0, .character("\u{A0}")),
   ])
   func characters(value: UInt32, key: Key) {
     #expect(KeyDecoder.decode(value, isKeyCode: false) == .event(.key(key)))

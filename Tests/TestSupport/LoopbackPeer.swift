@@ -5,20 +5,27 @@ import Foundation
 #endif
 
 /// A TCP peer on 127.0.0.1 that takes one connection, keeps the request it read and answers
-/// with `answer` (or nothing, when `answer` is nil, until it is stopped).
+/// with `answer` (or nothing, when `answer` is nil, until it is stopped); or one connection
+/// per answer of `answers`, in turn.
 public final class LoopbackPeer: @unchecked Sendable {
   public let port: Int
   private let connected = NSLock()
   private var connectionCount = 0
   private let listener: Int32
   private let lock = NSLock()
-  private var received: [UInt8] = []
+  private var received: [[UInt8]] = []
   private let done = DispatchSemaphore(value: 0)
   private let release = DispatchSemaphore(value: 0)
 
-  public init(answer: String?) throws {
+  public convenience init(answer: String?) throws {
+    try self.init(answers: [answer])
+  }
+
+  public init(answers: [String?]) throws {
     (listener, port) = try Self.listen()
-    Thread.detachNewThread { [self] in serve(answer) }
+    Thread.detachNewThread { [self] in
+      for (i, answer) in answers.enumerated() { serve(answer, last: i == answers.count - 1) }
+    }
   }
 
   /// A socket listening on 127.0.0.1 at a free port, and the port.
@@ -50,11 +57,11 @@ public final class LoopbackPeer: @unchecked Sendable {
     return bytes
   }
 
-  private func serve(_ answer: String?) {
+  private func serve(_ answer: String?, last: Bool) {
     let connection = accept(listener, nil, nil)
     connected.withLock { connectionCount += 1 }
     let bytes = Self.readRequest(connection)
-    lock.withLock { received = bytes }
+    lock.withLock { received.append(bytes) }
     done.signal()
     if let answer {
       _ = Array(answer.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
@@ -64,17 +71,22 @@ public final class LoopbackPeer: @unchecked Sendable {
     // The listener first: a client that sees this connection end may connect again at once,
     // and must then find nothing listening (a connection queued on a listener about to close
     // is reset instead of refused).
-    close(listener)
+    if last { close(listener) }
     close(connection)
   }
 
   /// Whether `bytes` hold a head and the body its Content-Length promises.
   private static func isWhole(_ bytes: [UInt8]) -> Bool { RawMessage(bytes)?.isWhole ?? false }
 
-  /// The request as the peer read it, once it has (within ten seconds).
+  /// The (first) request as the peer read it, once it has (within ten seconds).
   public func request() -> String? {
     guard done.wait(timeout: .now() + 10) == .success else { return nil }
-    return lock.withLock { String(decoding: received, as: UTF8.self) }
+    return lock.withLock { received.first.map { String(decoding: $0, as: UTF8.self) } }
+  }
+
+  /// The requests read so far, in order.
+  public var requests: [String] {
+    lock.withLock { received.map { String(decoding: $0, as: UTF8.self) } }
   }
 
   /// Lets a silent peer close its connection.
