@@ -65,6 +65,26 @@ public final class BodyFetches: Sendable {
     thread.async { [self] in finish(id, with: Result { try fetchOnce(id, due: due) }) }
   }
 
+  /// Takes `id` as asked of the server once and failed elsewhere (the body precache), so that
+  /// asking for it fails at once: a card costs the server one request, whoever made it.
+  public func failedElsewhere(_ id: String) {
+    fetches.withLock { fetches in
+      if fetches[id] == nil { fetches[id] = .failed(FailedAhead()) }
+    }
+  }
+
+  /// The cards whose one fetch failed (the precache passes over them).
+  public var failed: Set<String> {
+    fetches.withLock { fetches in
+      Set(fetches.compactMap { id, fetch in if case .failed = fetch { id } else { nil } })
+    }
+  }
+
+  /// A body the precache asked for in vain.
+  struct FailedAhead: Error, CustomStringConvertible {
+    var description: String { "the card's body could not be fetched" }
+  }
+
   private func fetchOnce(_ id: String, due: ContinuousClock.Instant) throws -> String {
     guard now() < due else { throw APIError.transport(.timedOut) }
     return try fetch(id, due)

@@ -45,8 +45,6 @@ final class ServerLink: Sendable {
     var line: ServerLine?
     /// The body precache is under way (one chain of fetches at a time).
     var precaching = false
-    /// Cards whose body the precache could not fetch: left to their preparation.
-    var unfetched: Set<String> = []
   }
 
   /// The body precache's budget in bytes (`Configuration.precacheBudget`).
@@ -197,13 +195,13 @@ final class ServerLink: Sendable {
     guard start, precacheBudget > 0 else { return }
     queue.async { [self] in
       Courtesy.pause()
-      let skipping = state.withLock { $0.unfetched }
       switch pull.precacheOne(
-        budget: precacheBudget, skipping: skipping, deadline: .now + Self.bodyDeadline)
+        budget: precacheBudget, skipping: bodies.failed, deadline: .now + Self.bodyDeadline)
       {
       case .stored: precacheNext(continuing: true)
       case .failed(let id):
-        state.withLock { _ = $0.unfetched.insert(id) }
+        // Asked once: its preparation skips it rather than asking again.
+        bodies.failedElsewhere(id)
         precacheNext(continuing: true)
       case .done: state.withLock { $0.precaching = false }
       }

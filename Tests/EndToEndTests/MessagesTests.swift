@@ -38,7 +38,10 @@ import Testing
     let version = try cli.run(["--version"])
     #expect(version.status == 0 && version.stdout == "0.2.0\n", "\(version.stderr)")
     let help = try cli.run(["--help"])
-    #expect(help.status == 0 && help.stdout.contains("server runs; `ctfo-server events`"))
+    // The overview and discussion, above the usage: no run of spaces within a line.
+    let discussion = help.stdout.components(separatedBy: "USAGE:")[0]
+    #expect(help.status == 0 && discussion.contains("`ctfo-server events` counts"), "\(help.stdout)")
+    #expect(!discussion.contains("  "), "\(discussion)")
     let score = try cli.run(["score", "nosuchcard", "1", "--data", data])
     #expect(score.status == 65)
     #expect(score.stderr == "ctfo-server: no card nosuchcard in the store\n", "\(score.stderr)")

@@ -29,6 +29,19 @@ struct BodyFetchesTests {
     #expect(server.faults.log.byPath["/v1/cards/missing"] == 1)
   }
 
+  /// A card the body precache asked for in vain is not asked for again when it is prepared,
+  /// and the precache passes over a card whose fetch failed.
+  @Test func aCardThePrecacheFailedOnIsNotAskedAgain() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let bodies = fetches(server, deadline: .request)
+    bodies.failedElsewhere("c2")
+    await #expect(throws: (any Error).self) { try await bodies.body(of: "c2") }
+    await #expect(throws: APIError.self) { try await bodies.body(of: "missing") }
+    #expect(bodies.failed == ["c2", "missing"])
+    #expect(server.faults.log.byPath["/v1/cards/c2"] == nil)
+  }
+
   /// The thread is held (a fetch that hangs) while five asks for four cards wait; their
   /// deadlines pass before their turn: each fails without a request, and the two asks for one
   /// card share its answer.
