@@ -70,7 +70,8 @@ import Testing
   /// A server that holds a pull 30 s (the app gives up after 10): the app swipes on meanwhile
   /// (six swipes, each with an `r`, typed at once while the launch pull is in flight, all drawn
   /// while it is held), `r` asks for no second request, and the server never has more than one
-  /// request of the app in flight.
+  /// of the link's requests in flight, beside at most one batch of events (a pull never waits for
+  /// a batch, so the launch's first batch may go beside the launch pull).
   @Test func aSlowServerNeverHoldsASwipe() async throws {
     let server = try ServerProcess(deck: Self.deck, options: ["--test-faults"])
     defer { server.stop() }
@@ -90,7 +91,7 @@ import Testing
     let log = try server.log()
     #expect(log.inFlight == 1, "every swipe was drawn while the pull was held")
     #expect(log.byPath["/v1/pull"] == 1, "r while a pull runs is folded into it")
-    #expect(log.maxInFlight == 1)
+    #expect(log.maxInFlight <= 2)
   }
 
   /// A `302` or `307` from the server is never followed: the second server, where it points,
