@@ -7,7 +7,7 @@ SWIFT ?= swift
 # same flags, or SwiftPM recompiles the shared modules at each switch.
 RELEASE = -c release $(COLOUR) -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # The same diagnostics in a terminal and in a pipe: left to itself, SwiftPM colours them only on
-# a terminal, and the switch makes it evaluate every package manifest again (and rebuild).
+# a terminal, and the switch makes it compile every package manifest again.
 COLOUR = --no-color-diagnostics
 RELEASE_FLAGS = $(RELEASE) --static-swift-stdlib
 # One program, linked fully statically (DECISIONS.md, "One binary, one store").

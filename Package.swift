@@ -12,7 +12,12 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    // One trait, not the default two: SwiftPM passes several traits' defines in a random order
+    // each run, which changed Hummingbird's compile commands and rebuilt the server every time.
+    // ConfigurationSupport (swift-configuration) is not used.
+    .package(
+      url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1",
+      traits: ["FullFoundation"]),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     // Hummingbird's own lifecycle, named to give the server's shutdown a deadline.
