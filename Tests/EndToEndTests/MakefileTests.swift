@@ -28,8 +28,8 @@ import Testing
     #expect(try !plan("serve").contains("--product ctfo\n"))
   }
 
-  /// Every build and test passes the same colour setting, in a terminal or a pipe (issue 34,
-  /// item 2: SwiftPM's own choice differed between the two and rebuilt).
+  /// Every build and test passes the same colour setting, in a terminal or a pipe (SwiftPM's
+  /// own choice differs between the two, and compiles every package manifest again).
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make")))
   func everySwiftCommandTakesTheSameColourSetting() throws {
     let commands = try ["build", "test", "serve", "run"].flatMap { target in
