@@ -47,7 +47,7 @@ serve: build-server
 
 # The end-to-end suites run after the others, in a run of their own: their tests wait on child
 # processes and block the cooperative threads (two on a 2-core CI machine), which would starve
-# the unit suites' deadline races (DECISIONS.md, 2026-11-24, "Tests on two cores").
+# the unit suites' deadline races (DECISIONS.md, "Tests on two cores").
 test: build
 	$(SWIFT) test $(COLOUR) --parallel --skip EndToEndTests
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
@@ -59,7 +59,7 @@ test: build
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 5
 # The end-to-end suites drive the release binary in tmux; a sanitiser would watch only the test
-# process that types the keys (DECISIONS.md, 2026-11-23, "Fuzzers and sanitisers").
+# process that types the keys (DECISIONS.md, "Fuzzers and sanitisers").
 SANITIZE_SKIP = --skip EndToEndTests
 
 # libFuzzer on the deck line parser, the sanitiser and layout, the config reader and the key

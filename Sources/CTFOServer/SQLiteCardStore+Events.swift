@@ -8,7 +8,7 @@ import ServerAPI
   import Foundation
 #endif
 
-/// Analytics events and the personalisation they feed (ctfo.md, "Personalization"; issue 15).
+/// Analytics events and the personalisation they feed (ctfo.md, "Personalization").
 ///
 /// The rule, per install and card type: each final reaction weighs CTFO 1, TFU 0.5, TIFB 0;
 /// the type's affinity is the mean weight with one CTFO-and-TIFB pair of prior, `(w + 1) /

@@ -58,7 +58,7 @@ public final class SQLiteCardStore: CardStore {
       id TEXT PRIMARY KEY, text TEXT NOT NULL, created_at INTEGER NOT NULL,
       revision INTEGER NOT NULL);
     """,
-    // Analytics (issue 15): each event once per sink and dedup key, with how many times it
+    // Analytics: each event once per sink and dedup key, with how many times it
     // came; per install, the cards seen, the final reactions, and the scores made of them.
     """
     CREATE TABLE events (

@@ -22,7 +22,7 @@ public final class Feed: Sendable {
 
   struct State: ~Copyable {
     var engine: FeedEngine<Prepared>
-    /// Cards of live sources, and the changes they made to the source's cards (issue 16).
+    /// Cards of live sources, and the changes they made to the source's cards.
     var live = LiveCards()
     /// Types the settings turn off (a live source's new type starts on unless listed).
     var disabled: Set<String>

@@ -165,7 +165,8 @@ public final class StateDatabase: Sendable {
   /// An existing file is never opened here: closing any descriptor of a file drops every POSIX
   /// lock the process holds on it, SQLite's included, so a second `StateDatabase` in a process
   /// (tests and `ctfo-bench` open two) let another process's sqlite3, finding itself the last,
-  /// checkpoint and delete the WAL this process went on writing to (DECISIONS.md, 2026-11-25).
+  /// checkpoint and delete the WAL this process went on writing to (DECISIONS.md, "The state
+  /// database file is never opened outside SQLite once it exists").
   private static func makePrivate(_ path: String) {
     var info = stat()
     guard lstat(path, &info) == 0 else {

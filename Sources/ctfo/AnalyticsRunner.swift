@@ -4,7 +4,7 @@ import ServerAPI
 import Store
 import Synchronization
 
-/// Runs the app's analytics sinks (issue 15): each flushes on a thread of its own (the CTFO
+/// Runs the app's analytics sinks: each flushes on a thread of its own (the CTFO
 /// server's too: a batch the server holds never holds the user's pull on the link's), when the
 /// app records events and when a wait the sink asked for ends. No timer is armed while nothing is
 /// queued, so an idle app uses no CPU; one sink failing never holds another back.

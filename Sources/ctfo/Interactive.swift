@@ -98,7 +98,7 @@ enum Interactive {
     let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.bodies.body) {
       wake.wake()
     }
-    // Live sources (issue 16): a pipe of cards, and edits of the user's decks.
+    // Live sources: a pipe of cards, and edits of the user's decks.
     let index = launch.index
     let base: @Sendable (String) -> CardKey? = { try? index.key(of: $0) }
     // The settings screen lists a piped deck's bad lines as it does a deck file's.

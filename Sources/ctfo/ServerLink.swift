@@ -15,7 +15,7 @@ import Terminal
 /// left out are fetched ahead, one at a time in the keys' pauses, within `precache-budget`, so
 /// its cards can be read offline.
 ///
-/// A pull is a live source (issue 16): its new and changed cards and its removals reach the
+/// A pull is a live source: its new and changed cards and its removals reach the
 /// running feed at once, and so do its scores. The app's pulls keep every indexed card at its
 /// ordinal (`ServerStore.apply(keepOrdinals:)`), so the feed built at launch stays right; the
 /// holes they leave close at the next launch.

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// config.toml's `[keys]`: names of actions and keys, each key doing one thing, and the app
-/// acting on the keys bound (issue 12, item 12).
+/// acting on the keys bound.
 @Suite struct KeyBindingsTests {
   private func bindings(_ lines: [(String, [String])]) throws(KeyBindingProblem) -> KeyBindings {
     try KeyBindings(configured: lines.enumerated().map { ($1.0, $1.1, $0 + 2) })

@@ -165,8 +165,8 @@ import Testing
     #expect(state.mode == .fullCard(FullCardView(card: view.card, scroll: 0, origin: .feed)))
   }
 
-  /// The whole view of the feed's card takes the swipes that do not scroll (issue 34, item 9:
-  /// they did nothing until Esc); a card opened from the history is not the feed's to swipe.
+  /// The whole view of the feed's card takes the swipes that do not scroll (they
+  /// did nothing until Esc); a card opened from the history is not the feed's to swipe.
   @Test(arguments: [(Key.right, SwipeDirection.right), (.left, .left), (.character("h"), .left)])
   func theWholeCardSwipesTheFeedsCard(key: Key, direction: SwipeDirection) {
     var state = Fixtures.showing(Fixtures.cjkCard, width: 20, height: 6)
@@ -180,8 +180,8 @@ import Testing
     #expect(fromHistory.reduce(.key(key)) == [])
   }
 
-  /// A deck edited while the settings are open: the screen shows the new counts (issue 34,
-  /// item 9: it kept the count it opened with).
+  /// A deck edited while the settings are open: the screen shows the new counts
+  /// (it kept the count it opened with).
   @Test func anOpenSettingsScreenFollowsALiveChange() {
     var state = showing
     _ = state.reduce(.settingsLoaded(Fixtures.statuses(), problems: []))
@@ -201,7 +201,7 @@ import Testing
     #expect(state == showing)
   }
 
-  /// Issue 16: the swipe's card is gone from its source; the card on screen stays.
+  /// The swipe's card is gone from its source; the card on screen stays.
   @Test func anUndoRefusedSaysWhyAndKeepsTheCardOnScreen() {
     var state = showing
     #expect(state.reduce(.undoRefused("That card was removed.")) == [])
@@ -209,7 +209,7 @@ import Testing
     #expect(state.feed == showing.feed)
   }
 
-  /// Issue 16: a live change to the card on screen redraws it from its new data (laid out for
+  /// A live change to the card on screen redraws it from its new data (laid out for
   /// the screen again); a change to another card, or a source's message, leaves it as it is.
   @Test func aLiveChangeRedrawsTheCardOnScreenAndNoOther() {
     var state = showing
@@ -223,7 +223,7 @@ import Testing
     #expect(state.message == "stdin: all 3 cards read")
   }
 
-  /// Issue 16: cards that arrive while the placeholder shows are taken at once.
+  /// Cards that arrive while the placeholder shows are taken at once.
   @Test func aLiveChangeWhileNothingShowsTakesACard() {
     var state = AppState(width: 80, height: 24)
     _ = state.reduce(.dealt(.unavailable("Nothing to show"), position: 0))

@@ -3,7 +3,7 @@ import FeedCore
 import TestSupport
 import Testing
 
-/// The server in the app (issue 14): `r` asks for a pull and nothing waits for it; a pull's end
+/// The server in the app: `r` asks for a pull and nothing waits for it; a pull's end
 /// brings the offline mark and the newest notification, which `c` dismisses.
 @Suite struct ServerLineTests {
   private var feed: AppState {

@@ -3,7 +3,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-/// The server link's thread (issue 29, item 5): its work runs in order, but a pull the user
+/// The server link's thread: its work runs in order, but a pull the user
 /// asked for goes before all the work waiting (card bodies, the timer's pull).
 @Suite struct BackgroundThreadTests {
   @Test func workGivenFirstRunsBeforeTheWorkWaiting() {
@@ -28,7 +28,7 @@ import Testing
   }
 }
 
-/// The app's requests to the server (issue 29, item 5): the link's pulls never wait for an
+/// The app's requests to the server: the link's pulls never wait for an
 /// analytics batch, and a batch waits until no pull is in flight.
 @Suite struct ServerTrafficTests {
   @Test func theLinkNeverWaitsAndABatchWaitsForTheLink() {

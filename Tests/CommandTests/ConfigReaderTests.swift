@@ -182,7 +182,7 @@ import Testing
   }
 }
 
-/// A bad value exits alike wherever it is given (issue 29, item 7): 78 from the config file,
+/// A bad value exits alike wherever it is given: 78 from the config file,
 /// 64 (a mistyped command) from a flag, never the generic 1.
 @Suite struct SettingOriginTests {
   private let server = "http://192.0.2.2:8080"

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `[hooks] reaction = "CMD"` (issue 36): the card as one JSON object on the command's
+/// `[hooks] reaction = "CMD"`: the card as one JSON object on the command's
 /// standard input, in the background, within a deadline; failures reported once.
 @Suite(.timeLimit(.minutes(1)))
 struct ReactionHookTests {

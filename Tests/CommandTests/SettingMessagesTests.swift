@@ -13,7 +13,7 @@ import Testing
     }
   }
 
-  /// "--server: server: plain http ..." said the key twice (issue 34, item 8).
+  /// "--server: server: plain http ..." said the key twice.
   @Test func aFlagIsNamedOnce() {
     #expect(
       refusal(Globals(server: "http://example.com"))

@@ -54,8 +54,8 @@ import Testing
     #expect(result.stderr.contains("At least one type must stay enabled."), "\(result.stderr)")
   }
 
-  /// A refused change changes nothing: the types named before the refusal stay as they were
-  /// (issue 34, item 5); `enable --all` turns every type back on.
+  /// A refused change changes nothing: the types named before the refusal stay as they were;
+  /// `enable --all` turns every type back on.
   @Test func aRefusedChangeChangesNothingAndEnableAllTurnsEveryTypeOn() throws {
     let cli = try CommandLine()
     defer { cli.remove() }
@@ -80,7 +80,7 @@ import Testing
     #expect(try cli.run(["enable", "--all", "fact"]).status == 64)
   }
 
-  /// `--help` says what each reaction means where it first names them (issue 34, item 4).
+  /// `--help` says what each reaction means where it first names them.
   @Test func theHelpSaysWhatEachReactionMeans() throws {
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
@@ -101,7 +101,7 @@ import Testing
   }
 
   /// The counts with a default (`next -n`, `history -n`, `pull --timeout`) hold no default value
-  /// of their own, for the start-up's sake (DECISIONS.md, 2026-11-26 morning): the defaults the
+  /// of their own, for the start-up's sake (DECISIONS.md, "Start-up"): the defaults the
   /// help gives still apply, and a bad value is still refused.
   @Test func theCountsDefaultAsTheirHelpSays() throws {
     let cli = try CommandLine()
@@ -119,7 +119,7 @@ import Testing
     #expect(refused.stderr.contains("--timeout must be from 1 to 600 seconds (got 0)"))
   }
 
-  /// The first card shown is #1 in the app and 1 in `ctfo history` (issue 12, item 11).
+  /// The first card shown is #1 in the app and 1 in `ctfo history`.
   @Test func historyNumbersCardsFromOneAsTheAppDoes() throws {
     let cli = try CommandLine()
     defer { cli.remove() }
@@ -129,8 +129,7 @@ import Testing
   }
 
   /// `--search` finds text in titles and bodies whatever the case of ASCII letters, takes `%`
-  /// and `_` as themselves, and prints a title's control characters as nothing (issue 12,
-  /// item 11).
+  /// and `_` as themselves, and prints a title's control characters as nothing.
   @Test func historySearchFindsTitlesAndBodies() throws {
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
@@ -247,7 +246,7 @@ import Testing
     }
   }
 
-  /// The rounds belong to the home, not the process (issue 34, item 3): run after run of
+  /// The rounds belong to the home, not the process: run after run of
   /// `ctfo next` on one home shows each card of a type once before any comes again, and the
   /// types take turns. (Each run dealt afresh: the first repeat came within a few runs.)
   @Test func runsOfNextOnOneHomeShowEveryCardOfATypeBeforeAnyAgain() throws {

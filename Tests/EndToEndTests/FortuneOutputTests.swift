@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `ctfo next` as fortune's users expect it (issue 12, item 4): `%` between cards, the type's
+/// `ctfo next` as fortune's users expect it: `%` between cards, the type's
 /// label, the whole card when the output is not a terminal, answers only with --reveal, the
 /// source where it gives nothing away, and fortune's -s and -l.
 @Suite struct FortuneOutputTests {
@@ -42,7 +42,7 @@ import Testing
   @Test func answersAndTheirSourcesShowOnlyWithReveal() throws {
     let plain = try run([])
     #expect(!plain.stdout.contains("Canberra"), "\(plain.stdout)")
-    // The card whose answer is hidden ends by saying how to see it (issue 34, item 10); the
+    // The card whose answer is hidden ends by saying how to see it; the
     // card with nothing hidden does not.
     let quiz = try #require(plain.stdout.split(separator: "\n%\n").first { $0.hasPrefix("[Quiz]") })
     #expect(
@@ -73,7 +73,7 @@ import Testing
   }
 }
 
-/// `ctfo next -n 1000000 | head -3` (issue 12, item 5): cards are written as they are dealt,
+/// `ctfo next -n 1000000 | head -3`: cards are written as they are dealt,
 /// the program stops when its reader goes away, and history holds only what was printed.
 @Suite struct StreamingNextTests {
   @Test func aReaderThatGoesAwayStopsTheDealAndHistoryHoldsWhatWasPrinted() throws {
@@ -110,7 +110,7 @@ import Testing
 }
 
 /// A cut line ends in `…`, or in `...` where the terminal may draw `…` two cells wide: a CJK
-/// locale or `CTFO_ASCII=1` (issue 13, item 8).
+/// locale or `CTFO_ASCII=1`.
 @Suite struct TruncationMarkOutputTests {
   @Test func theMarkFollowsTheLocale() throws {
     var cli = try CommandLine(bundled: false)

@@ -79,7 +79,7 @@ import Testing
   }
 
   /// A program copied away from its decks says so, with the folders it searched, and fails
-  /// (issue 34, item 6): it printed no type and an empty feed.
+  /// (it printed no type and an empty feed).
   @Test func aProgramWithNoDecksSaysWhereItLookedAndFails() throws {
     let installation = try Installation(decks: false)
     let cli = try installation.commandLine()

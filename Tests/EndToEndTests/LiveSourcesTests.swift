@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Live sources in the real app (issue 16): a deck file edited while the app runs, and cards
+/// Live sources in the real app: a deck file edited while the app runs, and cards
 /// piped into `ctfo --deck -` while the keys come from the terminal.
 @Suite struct LiveSourcesTests {
   private static let stream = #""type":"stream""#
@@ -116,7 +116,7 @@ import Testing
   }
 
   /// A piped deck's bad lines are kept and listed in the settings, as a deck file's are
-  /// (issue 34, item 7: they showed once and settings said "No deck problems").
+  /// (they showed once and settings said "No deck problems").
   @Test func aPipedDecksProblemsShowInTheSettingsAsADeckFilesDo() async throws {
     let input = FileManager.default.temporaryDirectory.appendingPathComponent(
       "ctfo-e2e-piped-\(UUID()).jsonl")

@@ -16,7 +16,7 @@ import Testing
     return text
   }
 
-  /// `make run` builds the app alone (issue 34, item 1: it waited for the server's ten-minute
+  /// `make run` builds the app alone (it waited for the server's ten-minute
   /// build); the server's targets and the tests build the server.
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make")))
   func runBuildsTheAppAloneAndTheServersTargetsBuildTheServer() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The words of the commands' messages (issue 34, item 8): counts in the right number, a
+/// The words of the commands' messages: counts in the right number, a
 /// summary of what loads even when a deck has problems, and `ctfo-server`'s refusals said in
 /// one line with a status that fits, never its usage.
 @Suite struct MessagesTests {

@@ -7,8 +7,7 @@ import TestSupport
   import Glibc
 #endif
 
-/// The release `ctfo-server` on loopback under what hostile clients do (issue 29, "Done
-/// when"): bodies held open, bodies of a million tiny elements, idle connections past the
+/// The release `ctfo-server` on loopback under what hostile clients do: bodies held open, bodies of a million tiny elements, idle connections past the
 /// limit of open files, a body trickling through a SIGTERM. Each test is bounded in count
 /// and time, and checks that a normal client's `304` stays fast while it runs (p50 under
 /// 50 ms) and the server's memory stays under 200 MB.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The app and the commands against a failing `ctfo-server` (issue 14, "Done when"): the real
+/// The app and the commands against a failing `ctfo-server`: the real
 /// server binary with its test fault switch, never a mock.
 @Suite(.serialized) struct ServerFaultTests {
   /// A home whose config names `server`, pulled once so that the server's cards are held.

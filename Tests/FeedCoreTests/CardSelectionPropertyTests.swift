@@ -91,7 +91,7 @@ import Testing
   /// every other round (a round leans on the one before when cards still queued are passed
   /// over). And a round repeats the one before with probability at most 1/2: its first card is
   /// a random choice among two or more. A smaller type's rounds may repeat one order: a card
-  /// still queued is not dealt again while another is free (issue 36), which can leave one.
+  /// still queued is not dealt again while another is free, which can leave one.
   @Test(arguments: cases)
   func roundsAreFreshRandomOrders(_ c: Case) {
     let dealt = Self.deal(c)
@@ -109,7 +109,7 @@ import Testing
     }
   }
 
-  /// No card is queued twice while a card of its type's round is not queued (issue 36), so a
+  /// No card is queued twice while a card of its type's round is not queued, so a
   /// type with more cards than the lookahead never has a card queued twice.
   @Test(arguments: cases)
   func noCardIsQueuedTwiceWhileItsTypeHasFreeCards(_ c: Case) {

@@ -241,7 +241,7 @@ struct EngineDriver {
   }
 }
 
-/// Issue 36: a small type's card does not come again while it waits in the queue.
+/// A small type's card does not come again while it waits in the queue.
 @Suite struct SmallTypeRepeatTests {
   /// Types of 2 and 3 cards with the default lookahead of 5, shown in the order dealt: no
   /// card of a type follows itself among that type's cards, over many seeds.

@@ -2,7 +2,7 @@ import Testing
 
 @testable import FeedCore
 
-/// The home's rounds (issue 34, item 3): what the store records of each card shown, and an
+/// The home's rounds: what the store records of each card shown, and an
 /// engine that starts from it.
 @Suite struct RoundProgressTests {
   @Test func aTypesRoundStartsOverOnlyOnceEveryCardWasSeen() {

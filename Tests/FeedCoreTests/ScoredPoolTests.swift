@@ -163,7 +163,7 @@ import Testing
   }
 
   @Test func aQueuedCardIsNotDealtAgainWhileItsTypeHasAnotherCard() {
-    // Issue 36: with one card of the new round free, it comes; the queued ones wait.
+    // With one card of the new round free, it comes; the queued ones wait.
     var rng = SeededGenerator(seed: 5)
     for _ in 0..<300 {
       var pool = ScoredPool(count: 3)

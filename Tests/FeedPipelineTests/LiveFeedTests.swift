@@ -6,7 +6,7 @@ import Testing
 
 @testable import FeedPipeline
 
-/// The feed following live sources (issue 16): each rule of the issue, on the real `Feed` with
+/// The feed following live sources: each rule of the issue, on the real `Feed` with
 /// its preparations on the cooperative pool. No sleeps: every wait is on the feed's own
 /// answers (`next()`, `onReady`) or a gated fetch, within a deadline.
 @Suite(.timeLimit(.minutes(1))) struct LiveFeedTests {

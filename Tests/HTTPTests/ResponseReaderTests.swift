@@ -60,7 +60,7 @@ struct ResponseReaderTests {
     #expect(try read("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n", method: "HEAD").body.isEmpty)
   }
 
-  /// Issue 29, item 7: the search for a head's end stays right when the buffer is compacted
+  /// The search for a head's end stays right when the buffer is compacted
   /// under it (a stale index once ended such a flood in "the header line ''").
   @Test func aFloodOfInterimResponsesEndsInTheAnswer() throws {
     let text =

@@ -28,7 +28,7 @@ import Testing
   }
 
   /// At 30x10 the help's longer lines end with "…" where they are cut, never mid-word with
-  /// nothing to say so (issue 34, item 9).
+  /// nothing to say so.
   @Test func aNarrowHelpScreenMarksTheLinesItCuts() {
     var state = Fixtures.showing(Fixtures.asciiCard, width: 30, height: 10)
     _ = state.reduce(.key(.character("?")))
@@ -44,7 +44,7 @@ import Testing
     _ = state.reduce(.key(.character("?")))
     #expect(!rows(state)[0].contains("more"), "\(rows(state))")
     #expect(rows(state).contains { $0.contains("Esc  q") })
-    // Each reaction says what it means (issue 34, item 4).
+    // Each reaction says what it means.
     for line in [
       "swipe right: TFU, liked it", "swipe left: TIFB, not for me", "swipe up: CTFO, loved it",
     ] {

@@ -12,7 +12,7 @@ import Testing
     return grid.lines.last ?? ""
   }
 
-  /// The feed's card swipes from its whole view, and the bar says so (issue 34, item 9); a
+  /// The feed's card swipes from its whole view, and the bar says so; a
   /// card opened from the history does not.
   @Test func theWholeViewOfTheFeedsCardOffersItsSwipes() {
     var state = Fixtures.showing(Fixtures.emojiCard)

@@ -29,7 +29,7 @@ import Testing
     #expect(!(rows(feed(ServerLine())).last ?? "").contains("offline"))
   }
 
-  /// Analytics waiting for a sink that cannot be reached show as a small count (issue 15).
+  /// Analytics waiting for a sink that cannot be reached show as a small count.
   @Test func eventsQueuedOfflineShowAsASmallCount() {
     let both = rows(feed(ServerLine(offline: true, queuedEvents: 12))).last ?? ""
     #expect(both.hasSuffix("offline · 12 events queued "), "\(both)")
@@ -52,7 +52,7 @@ import Testing
   }
 
   /// Offline at 80 columns, the mark takes the room of the hints that can go, never of quit or
-  /// help (issue 34, item 9: "s settings q quit" went to fit "offline · 1 queued").
+  /// help ("s settings q quit" went to fit "offline · 1 queued").
   @Test func quitAndHelpStayBesideTheMark() {
     let bar = rows(feed(ServerLine(offline: true, queuedEvents: 1))).last ?? ""
     #expect(
@@ -60,8 +60,8 @@ import Testing
     #expect(bar.hasPrefix(" → TFU  ← TIFB  ↑ CTFO"), "\(bar)")
   }
 
-  /// Where the row is wide enough, the hint bar says what each reaction means (issue 34,
-  /// item 4); where it is not, it keeps every key.
+  /// Where the row is wide enough, the hint bar says what each reaction means;
+  /// where it is not, it keeps every key.
   @Test func aWideHintBarSaysWhatEachReactionMeans() {
     let wide = rows(feed(width: 120, ServerLine()), width: 120).last ?? ""
     #expect(

@@ -8,7 +8,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Analytics from the outbox to the real CTFO server on loopback (issue 15, "Done when"): the
+/// Analytics from the outbox to the real CTFO server on loopback: the
 /// server's own `POST /v1/events`, and its Mixpanel `/import` and GA `/mp/collect` routes,
 /// with the fault switch's answers. The clock is injected: a backoff is a time to come back,
 /// and the test moves the clock there instead of sleeping.

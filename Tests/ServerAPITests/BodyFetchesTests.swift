@@ -5,7 +5,7 @@ import ServerAPI
 import Synchronization
 import Testing
 
-/// The running app's fetches of card bodies against the real server (issue 29, item 5): one
+/// The running app's fetches of card bodies against the real server: one
 /// request per card whatever the failure and however often it is asked for, and a deadline from
 /// the ask, so that cards waiting behind a server that hangs fail without a request.
 @Suite(.timeLimit(.minutes(1)))

@@ -6,7 +6,7 @@ import Testing
 
 /// Event names reach an operator's terminal (`ctfo-server events`): a name with a control,
 /// bidi or line-break character is refused at ingest and named, and one stored
-/// before is printed safe, on its own line (issue 29, item 10).
+/// before is printed safe, on its own line.
 @Suite(.timeLimit(.minutes(1)))
 struct EventNameTests {
   /// Names as JSON strings: ESC/CSI, OSC with BEL, CR, NUL, C1, a bidi override, a newline

@@ -6,7 +6,7 @@ import Store
 import TestSupport
 import Testing
 
-/// The client against answers a broken or hostile server gives (issue 29): numbers at the edges
+/// The client against answers a broken or hostile server gives: numbers at the edges
 /// of their types, values that cannot go into a header. Nothing traps, and nothing stored
 /// stops the requests that follow.
 @Suite(.timeLimit(.minutes(1)))
@@ -128,7 +128,7 @@ struct HostileAnswerTests {
     #expect(session.token == nil)
   }
 
-  /// Issue 29, item 4: each element of `cards` that is no card is left out and named, the rest
+  /// Each element of `cards` that is no card is left out and named, the rest
   /// of the pull kept, whether the answer is decoded whole or in pieces.
   @Test(arguments: [0, APIClient.piecewiseSize])
   func aBadCardCostsOnlyItself(piecewise: Int) throws {
@@ -148,7 +148,7 @@ struct HostileAnswerTests {
       ])
   }
 
-  /// Issue 29, item 6: a body fetched for a card the pull sent without it is held to a deck
+  /// A body fetched for a card the pull sent without it is held to a deck
   /// card's size too; a longer one skips the card and is not stored.
   @Test func aFetchedBodyOverAMebibyteIsRefused() throws {
     let long = String(repeating: "b", count: ServerStore.cardLimit + 1)

@@ -5,7 +5,7 @@ import HTTP
 import ServerAPI
 import Testing
 
-/// What one install sends or receives never touches another's (issue 29, items 11 and 13):
+/// What one install sends or receives never touches another's:
 /// its events are its own, whatever ids and names they carry, and another install's swipes
 /// leave its cache key alone.
 @Suite(.timeLimit(.minutes(1)))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ServerAPI
 
-/// A large pull is decoded in pieces (yield points for the keys, issue 14): the same pull as a
+/// A large pull is decoded in pieces (yield points for the keys): the same pull as a
 /// decode of the whole answer, and an error naming the same place.
 @Suite struct JSONPiecesTests {
   /// A pull with every member, its arrays long enough to span several groups.

@@ -7,7 +7,7 @@ import Store
 import TestSupport
 import Testing
 
-/// ctfo.md's protocol to the letter (issue 36), against the real server on loopback: the
+/// ctfo.md's protocol to the letter, against the real server on loopback: the
 /// user's status kept and set per install, feeds that switch cleanly, every notification
 /// shown in turn.
 @Suite(.timeLimit(.minutes(1)))

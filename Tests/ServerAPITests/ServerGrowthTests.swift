@@ -6,7 +6,7 @@ import ServerAPI
 import TestSupport
 import Testing
 
-/// What a client can make the server hold or do has a bound (issue 29, item 12): one live
+/// What a client can make the server hold or do has a bound: one live
 /// token per install, rates per install and per address whatever the token, credentials on
 /// the Mixpanel and GA routes, and pruning of tokens, events and installs. The clock is
 /// injected: a window or a retention passes by moving it.

@@ -5,7 +5,7 @@ import ServerAPI
 import Testing
 import TestSupport
 
-/// The server's side of the connection (issue 29): what it holds of bodies and for how long,
+/// The server's side of the connection: what it holds of bodies and for how long,
 /// what it refuses before parsing, what it logs, HEAD, and ids as a path carries them. Each
 /// test speaks raw HTTP to the real server on loopback.
 @Suite(.timeLimit(.minutes(1)))

@@ -95,7 +95,7 @@ import Testing
   }
 }
 
-/// Lines JSON forbids are words as such, not as a wrong type (issue 13, item 7).
+/// Lines JSON forbids are words as such, not as a wrong type.
 @Suite struct JSONDiagnosticsTests {
   @Test func invalidStringsCommasNULsAndUTF16AreNotValidJSON() throws {
     let home = try TestHome()

@@ -3,7 +3,7 @@ import Store
 import TestSupport
 import Testing
 
-/// The rounds belong to the home, not the process (issue 34, item 3): each run opens the
+/// The rounds belong to the home, not the process: each run opens the
 /// database afresh, deals from where the last left off (`StateStore.roundProgress`), shows one
 /// card and records it with its history row, as `ctfo next` does.
 @Suite struct RoundPersistenceTests {

@@ -78,7 +78,7 @@ struct ServerStoreTests {
     #expect(try ids(home, type: "news") == ["n9"])
   }
 
-  /// Issue 16: the running app's pulls move no indexed card (the feed built at launch numbers
+  /// The running app's pulls move no indexed card (the feed built at launch numbers
   /// them so), say what changed and where removed cards were, and leave holes that
   /// `compactIfNeeded` closes at the next launch.
   @Test func aPullThatKeepsOrdinalsMovesNoCardAndSaysWhatChanged() throws {
@@ -161,7 +161,7 @@ struct ServerStoreTests {
     #expect(try ids(home, type: "news") == ["ok"])
   }
 
-  /// Issue 29, items 3 and 6: the deck rules for names (bidi and invisible characters too) and
+  /// The deck rules for names (bidi and invisible characters too) and
   /// for a card's size (1 MiB) hold for the server's cards; each card left out is named.
   @Test func cardsWithAnInvisibleCharacterOrOverAMebibyteAreLeftOutAndNamed() throws {
     let home = try TestHome()
@@ -184,7 +184,7 @@ struct ServerStoreTests {
       ])
   }
 
-  /// Issue 29, item 4: elements of `cards` that are no card are named by the decoder; applying
+  /// Elements of `cards` that are no card are named by the decoder; applying
   /// the pull names them with the others left out.
   @Test func cardsTheDecoderRefusedAreNamedWithTheOthers() throws {
     let home = try TestHome()
@@ -244,7 +244,7 @@ struct ServerStoreTests {
     #expect(try home.index.catalog().contains { $0.type.name == "news" } == false)
   }
 
-  /// An older version stored any offset an auth gave (issue 29, item 1): read back, it counts
+  /// An older version stored any offset an auth gave: read back, it counts
   /// as none and its token is dropped, so that the next request measures it again; an event
   /// recorded meanwhile is stamped with this machine's time.
   @Test func aStoredClockOffsetPastAYearIsDroppedWithItsToken() throws {
@@ -262,7 +262,7 @@ struct ServerStoreTests {
     #expect(try outbox.all().map(\.time).allSatisfy { $0 == 1_700_000_000_000 })
   }
 
-  /// Issue 29, item 7: `ctfo status` lists only the notifications still live on the server's
+  /// `ctfo status` lists only the notifications still live on the server's
   /// clock (this machine's plus the offset).
   @Test func theStatusLeavesOutExpiredNotifications() throws {
     let home = try TestHome()

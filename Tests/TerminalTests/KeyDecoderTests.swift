@@ -41,7 +41,7 @@ import Testing
   }
 }
 
-/// Cursor keys that arrive as their escape sequence (issue 12, item 12).
+/// Cursor keys that arrive as their escape sequence.
 @Suite struct KeySequencesTests {
   private func keys(_ text: String) -> [InputEvent] {
     text.map { $0 == "\u{1B}" ? .key(.escape) : .key(.character($0)) }

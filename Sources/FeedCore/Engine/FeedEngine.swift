@@ -166,7 +166,7 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     return true
   }
 
-  // MARK: Live sources (issue 16)
+  // MARK: Live sources
 
   /// A source added a card of `type` (a new type joins the catalog, enabled or not as
   /// `enabled` says; an existing type keeps its setting). Returns the card's ordinal, a removed

@@ -53,7 +53,7 @@ public struct ScoredPool: Sendable {
   private var versions: UInt32 = 0
   /// Cards whose preparation failed: never offered again this session.
   private(set) var failed: Set<Int32> = []
-  /// Cards their source removed (issue 16): never offered again, until `revive` gives the
+  /// Cards their source removed: never offered again, until `revive` gives the
   /// ordinal to a new card.
   private(set) var removed: Set<Int32> = []
   /// The random score of the last unscored card promoted; the next one is below it.
@@ -250,8 +250,8 @@ public struct PoolScore: Sendable, Hashable {
   public var type: String
   public var ordinal: Int
   public var score: ScoredPool.Score
-  /// The card's id: a card the running feed holds under another ordinal (a live source's,
-  /// issue 16) is found by it.
+  /// The card's id: a card the running feed holds under another ordinal (a live source's)
+  /// is found by it.
   public var id: String?
 
   public init(type: String, ordinal: Int, score: ScoredPool.Score, id: String? = nil) {

@@ -7,7 +7,7 @@ import ServerAPI
 #endif
 
 /// Where analytics events wait until every sink has them (ctfo.md, "Implementation:
-/// Analytics"; issue 15): a table of the state database, written in the transaction of the
+/// Analytics"): a table of the state database, written in the transaction of the
 /// state change that caused each event, so nothing lives in memory only, and a crash either
 /// keeps the change and its event or neither.
 ///

@@ -171,7 +171,7 @@ enum Migrations {
     );
     """
 
-  /// The CTFO server (issue 14): the client's session (one row; the token lives here, so the
+  /// The CTFO server: the client's session (one row; the token lives here, so the
   /// database file is made 0600), the server's cards in `cards` under a deck row whose path is
   /// `server:`, with a body the pull may leave out and a time of publication, scores that came
   /// before their card, the user's notifications. History is looked up by card for "a score
@@ -208,7 +208,7 @@ enum Migrations {
     CREATE INDEX history_by_card ON history(card_id);
     """
 
-  /// Analytics (issue 15): the outbox of events, written in the transaction of the state change
+  /// Analytics: the outbox of events, written in the transaction of the state change
   /// that caused them, each with the exact JSON sent (`payload`), so a retry sends the same
   /// bytes; a cursor and delivery record per sink; dead letters kept (with the payload, as the
   /// outbox row goes once every sink has it) and counted; the install's identity, made once.

@@ -168,7 +168,7 @@ public struct ServerStore: Sendable {
   /// 10,000 cards take 9 s; by id (`cards_by_id`) it is one probe.
   @discardableResult
   ///
-  /// `keepOrdinals` is for the running app (issue 16): no card of the index moves to another
+  /// `keepOrdinals` is for the running app: no card of the index moves to another
   /// ordinal (removed cards leave holes, duplicate ids wait), so the feed built from the index
   /// at launch stays right, and `Applied` says what changed for it; `compactIfNeeded` closes
   /// the holes at the next launch.
