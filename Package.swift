@@ -27,19 +27,22 @@ let package = Package(
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
     // rejects with a warning on every build (-D_XOPEN_SOURCE...; shim.h sets what is needed).
     // `make` installs libncursesw5-dev and libsqlite3-dev when they are missing.
-    .systemLibrary(name: "CNcursesw"),
-    .systemLibrary(name: "CSQLite"),
+    .systemLibrary(name: "CNcursesw", path: "Sources/C/CNcursesw"),
+    .systemLibrary(name: "CSQLite", path: "Sources/C/CSQLite"),
     // Background work that yields to the user: nice-10 threads, yield points, pauses while
     // keys come (DECISIONS.md, "Background work yields to the user").
-    .target(name: "CCourtesy"),
-    .target(name: "CSQLiteExtras", dependencies: ["CCourtesy"]),
+    .target(name: "CCourtesy", path: "Sources/C/CCourtesy"),
+    .target(name: "CSQLiteExtras", dependencies: ["CCourtesy"], path: "Sources/C/CSQLiteExtras"),
     // The SQLite layer the state database and the server's store share: connections with
     // cached statements, WAL handling, one lane per connection.
-    .target(name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "CCourtesy"]),
+    .target(
+      name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "CCourtesy"],
+      path: "Sources/Shared/SQL"),
     // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
     // are wrapped in C (Sources/CTLS/tls.c).
     .target(
-      name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+      name: "CTLS", path: "Sources/C/CTLS",
+      linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
     // Pure: no I/O, no clock, no terminal; width, height, time and randomness come in.
     .target(
@@ -47,34 +50,42 @@ let package = Package(
       dependencies: [
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
-      ]
+      ], path: "Sources/Core/FeedCore"
     ),
-    .target(name: "CardText"),
+    .target(name: "CardText", path: "Sources/Core/CardText"),
     .target(
       name: "FeedPipeline",
       dependencies: [
         "FeedCore", "CardText", "CCourtesy",
         .product(name: "DequeModule", package: "swift-collections"),
-      ]
+      ], path: "Sources/Core/FeedPipeline"
     ),
-    .target(name: "App", dependencies: ["FeedCore", "CardText", "FeedPipeline"]),
-    .target(name: "Screens", dependencies: ["App", "FeedCore", "CardText", "FeedPipeline"]),
+    .target(
+      name: "App", dependencies: ["FeedCore", "CardText", "FeedPipeline"], path: "Sources/Core/App"),
+    .target(
+      name: "Screens", dependencies: ["App", "FeedCore", "CardText", "FeedPipeline"],
+      path: "Sources/Core/Screens"),
 
     // The outer ring: the state database, the terminal, the command line.
     .target(
       name: "Store",
       dependencies: [
         "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI",
-      ]),
-    .target(name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"]),
+      ], path: "Sources/Client/Store"),
+    .target(
+      name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"],
+      path: "Sources/Client/Terminal"),
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
     // 2026-11-24, "An HTTP client of our own").
-    .target(name: "HTTP", dependencies: ["CTLS", "CCourtesy"]),
+    .target(name: "HTTP", dependencies: ["CTLS", "CCourtesy"], path: "Sources/Client/HTTP"),
     // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
-    .target(name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "CCourtesy"]),
+    .target(
+      name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "CCourtesy"],
+      path: "Sources/Client/ServerAPI"),
     .target(
       name: "CommandSupport",
-      dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"]),
+      dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"],
+      path: "Sources/Client/CommandSupport"),
     // One program for the app and every command: no full Foundation, linked fully statically
     // (DECISIONS.md, "One binary, one store").
     .executableTarget(
@@ -83,7 +94,7 @@ let package = Package(
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
         "CommandSupport", "HTTP", "ServerAPI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
+      ], path: "Sources/Client/ctfo",
       linkerSettings: [
         .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))
       ]
@@ -98,7 +109,7 @@ let package = Package(
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
-      ]),
+      ], path: "Sources/Server/CTFOServer"),
     .executableTarget(
       name: "ctfo-server",
       dependencies: [
@@ -108,13 +119,13 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-      ]),
+      ], path: "Sources/Server/ctfo-server"),
     .executableTarget(
       name: "ctfo-bench",
       dependencies: [
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "CommandSupport",
         "ServerAPI", "HTTP",
-      ]
+      ], path: "Sources/Tools/ctfo-bench"
     ),
 
     // The fuzzers (`make fuzz`, Tests/Fuzz): one program, the harness named on its command line;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Generates Sources/CardText/Unicode/UnicodeTables.swift from Unicode's data files.
+"""Generates Sources/Core/CardText/Unicode/UnicodeTables.swift from Unicode's data files.
 
 Usage:
-  scripts/generate-unicode-tables.py [UNICODE_DIR] > Sources/CardText/Unicode/UnicodeTables.swift
+  scripts/generate-unicode-tables.py [UNICODE_DIR] > Sources/Core/CardText/Unicode/UnicodeTables.swift
 
 UNICODE_DIR defaults to /usr/share/unicode (Debian's `unicode-data` package). Every code point gets
 a property set; identical sets share a class, and a two-level table (256 code points per block)

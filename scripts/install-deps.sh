@@ -10,7 +10,7 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 # The small `ctfo` is linked statically: it needs the static archives of SQLite, libc and libstdc++.
 [ -f "/usr/lib/$multiarch/libsqlite3.a" ] || need+=(libsqlite3-dev)
 [ -f "/usr/lib/$multiarch/libc.a" ] || need+=(libc6-dev)
-# The HTTP client's TLS (Sources/CTLS) links OpenSSL statically; its tests run `openssl s_server`.
+# The HTTP client's TLS (Sources/C/CTLS) links OpenSSL statically; its tests run `openssl s_server`.
 [ -f "/usr/lib/$multiarch/libssl.a" ] || need+=(libssl-dev)
 command -v openssl >/dev/null || need+=(openssl)
 # scripts/schemathesis.sh asks the server for a token with curl.

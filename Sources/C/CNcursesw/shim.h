@@ -74,7 +74,7 @@ static inline void cnc_drop_current_terminal(void) {
  * (write, tcsetattr, sigaction, raise, kill): Swift code may allocate or take locks.
  *
  * The state is a static variable of this header, which exists once per translation unit that
- * uses it: only Sources/Terminal/SignalRoute.swift may call the cnc_signal_* and cnc_crash_*
+ * uses it: only Sources/Client/Terminal/SignalRoute.swift may call the cnc_signal_* and cnc_crash_*
  * functions, so that there is exactly one copy of it.
  */
 #define CNC_MAX_SIGNAL 65
