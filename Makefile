@@ -47,7 +47,8 @@ serve: build-server
 
 # The end-to-end suites run after the others, in a run of their own: their tests wait on child
 # processes and block the cooperative threads (two on a 2-core CI machine), which would starve
-# the unit suites' deadline races (DECISIONS.md, "Tests on two cores").
+# the unit suites' deadline races (DECISIONS.md, "End-to-end tests start tmux with a clean
+# signal mask, in a run of their own").
 test: build
 	$(SWIFT) test $(COLOUR) --parallel --skip EndToEndTests
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
