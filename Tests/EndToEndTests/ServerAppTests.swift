@@ -56,9 +56,20 @@ import Testing
       deck: Self.serverDeck.replacingOccurrences(
         of: #"{"id":"n1","type":"news","title":"News 01","body":"From the server."}"#,
         with: #"{"id":"n3","type":"news","title":"News 03","body":"New on the server."}"#),
-      data: server.data, port: server.port)
+      options: ["--test-faults"], data: server.data, port: server.port)
     defer { #expect(server.stop() == 0, "SIGTERM ends the server gracefully") }
     try app.tmux.send("r")
+    // The swipes start once the server has answered the pull `r` asked for: on a busy machine
+    // the link's thread (nice 10) may take a while to send it, and the swipes would run out
+    // before it comes.
+    let restarted = server
+    try await Poll.until(
+      "the pull asked with r to be answered", seconds: 30,
+      detail: { "; the app shows:\n" + ((try? app.tmux.screen())?.joined(separator: "\n") ?? "") }
+    ) {
+      let log = try restarted.log()
+      return (log.byPath["/v1/pull"] ?? 0) >= 1 && log.inFlight == 0
+    }
     // News 03 comes up once the pull applied; from then on News 01 never does.
     var after: [String] = []
     for _ in 0..<30 {
@@ -67,7 +78,10 @@ import Testing
       if card.title == "News 03" || !after.isEmpty { after.append(card.title) }
       if after.count >= 8 { break }
     }
-    #expect(after.first == "News 03", "News 03 never came up")
+    #expect(
+      after.first == "News 03",
+      "News 03 never came up; the app shows:\n\((try? app.tmux.screen())?.joined(separator: "\n") ?? "")"
+    )
     #expect(!after.contains("News 01"), "\(after)")
   }
 
@@ -111,7 +125,8 @@ import Testing
       {"id":"n1","type":"news","title":"News 01","body":"\(body)"}
 
       """
-    let server = try ServerProcess(deck: deck, options: ["--pull-body-limit", "20", "--test-faults"])
+    let server = try ServerProcess(
+      deck: deck, options: ["--pull-body-limit", "20", "--test-faults"])
     defer { server.stop() }
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("ctfo-e2e-\(UUID())")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
