@@ -1,4 +1,5 @@
 import CardText
+import Decks
 import FeedCore
 import FeedPipeline
 import SQL
