@@ -160,6 +160,9 @@ let package = Package(
       dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CCourtesy", "Decks"],
       exclude: ["Fixtures"]),
     .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestSupport"]),
+    .testTarget(name: "SQLTests", dependencies: ["SQL", "TestSupport"]),
+    // The server's library on its own: its store, without the client.
+    .testTarget(name: "CTFOServerTests", dependencies: ["CTFOServer", "ServerAPI", "TestSupport"]),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
     .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
     .testTarget(
