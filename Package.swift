@@ -66,11 +66,15 @@ let package = Package(
       name: "Screens", dependencies: ["App", "FeedCore", "CardText", "FeedPipeline"],
       path: "Sources/Core/Screens"),
 
+    // The deck format, shared by the client and the server: the line parser and its checks
+    // (ids, type names, limits), deck files read in bounded memory, decks piped in live.
+    .target(name: "Decks", dependencies: ["FeedCore", "CardText"], path: "Sources/Shared/Decks"),
+
     // The outer ring: the state database, the terminal, the command line.
     .target(
       name: "Store",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI",
+        "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI", "Decks",
       ], path: "Sources/Client/Store"),
     .target(
       name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"],
@@ -92,7 +96,7 @@ let package = Package(
       name: "ctfo",
       dependencies: [
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
-        "CommandSupport", "HTTP", "ServerAPI",
+        "CommandSupport", "HTTP", "ServerAPI", "Decks",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Client/ctfo",
       linkerSettings: [
@@ -113,7 +117,7 @@ let package = Package(
     .executableTarget(
       name: "ctfo-server",
       dependencies: [
-        "CTFOServer", "ServerAPI", "Store", "CommandSupport",
+        "CTFOServer", "ServerAPI", "Decks", "CommandSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -135,7 +139,7 @@ let package = Package(
       name: "ctfo-fuzz",
       dependencies: [
         "CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal", "HTTP",
-        "ServerAPI",
+        "ServerAPI", "Decks",
       ],
       path: "Tests/Fuzz/Harness"),
 
@@ -153,8 +157,12 @@ let package = Package(
     ),
     .testTarget(
       name: "StoreTests",
-      dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CCourtesy"],
+      dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CCourtesy", "Decks"],
       exclude: ["Fixtures"]),
+    .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestSupport"]),
+    .testTarget(name: "SQLTests", dependencies: ["SQL", "TestSupport"]),
+    // The server's library on its own: its store, without the client.
+    .testTarget(name: "CTFOServerTests", dependencies: ["CTFOServer", "ServerAPI", "TestSupport"]),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
     .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
     .testTarget(

@@ -1,3 +1,4 @@
+import Decks
 import Foundation
 import Store
 import TestSupport

@@ -1,3 +1,4 @@
+import Decks
 import Store
 import TestSupport
 import Testing

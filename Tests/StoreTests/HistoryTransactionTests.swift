@@ -1,3 +1,4 @@
+import Decks
 import Dispatch
 import FeedCore
 import Foundation

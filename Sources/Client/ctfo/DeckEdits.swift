@@ -1,4 +1,5 @@
 import CommandSupport
+import Decks
 import Dispatch
 import FeedCore
 import FeedPipeline

@@ -2,6 +2,7 @@ import App
 import ArgumentParser
 import CardText
 import CommandSupport
+import Decks
 import FeedCore
 import FeedPipeline
 import Store
@@ -108,7 +109,7 @@ enum Interactive {
         problems.append(problem.description)
         feed.report(problem.description)
       }
-      feed.follow(stream, name: "stdin", base: base)
+      feed.follow(SequenceSource(stream), name: "stdin", base: base)
     }
     let edits = DeckEdits(feed: feed, index: launch.index)
     edits.watch(files: launch.flaggedDecks, folders: [launch.paths.userDecks])

@@ -1,6 +1,7 @@
 import App
 import CardText
 import CommandSupport
+import Decks
 import FeedCore
 import FeedPipeline
 import Store

@@ -1,13 +1,13 @@
 import ArgumentParser
 import CTFOServer
 import CommandSupport
+import Decks
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import ServerAPI
 import ServiceLifecycle
-import Store
 
 #if canImport(Glibc)
   import Glibc

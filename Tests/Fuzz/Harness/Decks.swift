@@ -1,5 +1,5 @@
 import FeedCore
-@testable import Store
+@testable import Decks
 
 /// The deck line parser, one line per LF of the input, as `DeckFile` hands them over.
 ///

@@ -1,3 +1,4 @@
+import Decks
 import FeedCore
 
 #if canImport(FoundationEssentials)

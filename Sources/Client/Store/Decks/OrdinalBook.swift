@@ -1,3 +1,4 @@
+import Decks
 import FeedCore
 import SQL
 

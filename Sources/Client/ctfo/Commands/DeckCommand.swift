@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardText
 import CommandSupport
+import Decks
 import Store
 
 /// `ctfo deck`: tools for deck files.

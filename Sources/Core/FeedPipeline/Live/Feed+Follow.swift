@@ -8,7 +8,8 @@ extension Feed {
   /// "`name` failed: ...; N cards kept";
   /// either way the feed and the other sources go on, with the cards the source gave.
   ///
-  ///     let task = feed.follow(DeckStream(fd: 0, name: "stdin"), name: "stdin") { _ in nil }
+  ///     let stdin = SequenceSource(DeckStream(fd: 0, name: "stdin"))
+  ///     let task = feed.follow(stdin, name: "stdin") { _ in nil }
   @discardableResult
   public func follow<Source: LiveSource>(
     _ source: Source, name: String, base: @escaping @Sendable (String) -> CardKey? = { _ in nil }

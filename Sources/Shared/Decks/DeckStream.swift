@@ -1,5 +1,4 @@
 import FeedCore
-import FeedPipeline
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,14 +8,17 @@ import Synchronization
 #endif
 
 /// JSON Lines cards read from a descriptor as they arrive (`some-command | ctfo --deck -`):
-/// a live source (issue 16). The lines are a deck's, parsed by the same parser; a header line
-/// gives its types' labels. Each read's cards are one `added` update, so cards show as they
-/// come; a bad line is reported as `NAME:LINE: message` and skipped; the end of the input ends
-/// the source (not an error); a read error fails it.
+/// the updates of a live source (a feed follows it as `SequenceSource(stream)`). The lines are
+/// a deck's, parsed by the same parser; a header line gives its types' labels. Each read's
+/// cards are one `added` update, so cards show as they come; a bad line is reported as
+/// `NAME:LINE: message` and skipped; the end of the input ends the source (not an error); a
+/// read error fails it.
 ///
 /// A thread of its own blocks in read(2), so a quiet pipe costs no CPU; a line longer than
 /// `DeckFile.lineLimit` is dropped as it is read, so memory stays bounded.
-public final class DeckStream: LiveSource {
+public final class DeckStream: AsyncSequence, Sendable {
+  public typealias Element = CardUpdate
+
   private let stream: AsyncThrowingStream<CardUpdate, any Error>
   private let continuation: AsyncThrowingStream<CardUpdate, any Error>.Continuation
   private let started = Atomic<Bool>(false)
@@ -42,6 +44,11 @@ public final class DeckStream: LiveSource {
       Self.detach { reader.run() }
     }
     return stream
+  }
+
+  /// The updates, read from the first call on (one consumer, as `updates()`).
+  public func makeAsyncIterator() -> AsyncThrowingStream<CardUpdate, any Error>.Iterator {
+    updates().makeAsyncIterator()
   }
 
   /// Runs `body` on a detached thread of its own (a read that may block for hours must not

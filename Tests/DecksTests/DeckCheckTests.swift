@@ -1,5 +1,5 @@
+import Decks
 import Foundation
-import Store
 import TestSupport
 import Testing
 

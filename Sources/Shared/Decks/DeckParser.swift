@@ -7,7 +7,7 @@ import FeedCore
 #endif
 
 /// What one line of a deck file holds.
-enum DeckLine: Equatable {
+package enum DeckLine: Equatable {
   case blank
   case header(DeckHeader)
   case card(Card)
@@ -16,19 +16,24 @@ enum DeckLine: Equatable {
 }
 
 /// A deck's optional first line: `{"deck": "name", "types": {"fact": {"label": ...}}}`.
-struct DeckHeader: Equatable, Codable {
-  var name: String?
-  var types: [CardType]
+package struct DeckHeader: Equatable, Codable {
+  package var name: String?
+  package var types: [CardType]
+
+  package init(name: String?, types: [CardType]) {
+    self.name = name
+    self.types = types
+  }
 }
 
 /// Parses deck lines, one at a time: JSON Lines, a header allowed only before the first card.
 ///
 /// Invalid UTF-8 is repaired to U+FFFD first; unknown fields are ignored. Ids and type names
 /// are checked here, after either path, by `DeckName`.
-struct DeckParser {
+package struct DeckParser {
   /// The most types one deck may have, in its header and its cards together: a card of one
   /// more type is a problem of its line, and a header naming more is refused whole.
-  static let typesPerDeck = 64
+  package static let typesPerDeck = 64
 
   private let decoder = JSONDecoder()
   private var sawContent = false
@@ -36,7 +41,9 @@ struct DeckParser {
   private var types: Set<String> = []
 
   /// Parses a line as `DeckFile` reads it; a line over the length limit is a problem.
-  mutating func parse(_ line: DeckFile.Line) -> DeckLine {
+  package init() {}
+
+  package mutating func parse(_ line: DeckFile.Line) -> DeckLine {
     switch line {
     case .text(let bytes): return parse(bytes)
     case .tooLong:
@@ -45,7 +52,7 @@ struct DeckParser {
     }
   }
 
-  mutating func parse(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
+  package mutating func parse(_ bytes: UnsafeRawBufferPointer) -> DeckLine {
     guard bytes.contains(where: { !Self.isSpace($0) }) else { return .blank }
     defer { sawContent = true }
     return countTypes(

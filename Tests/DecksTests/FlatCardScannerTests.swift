@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Store
+@testable import Decks
 
 @Suite struct FlatCardScannerTests {
   static let common = [

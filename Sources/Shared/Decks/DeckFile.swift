@@ -9,28 +9,28 @@
 ///
 /// Only a regular file is read, and a line longer than `lineLimit` is reported, never held
 /// in memory: whatever the file, reading it takes a bounded amount of memory.
-final class DeckFile {
-  static let chunkSize = 1 << 20
+package final class DeckFile {
+  package static let chunkSize = 1 << 20
   /// The most bytes a line may have before its LF (a CR included); a longer line is skipped.
-  static let lineLimit = 1 << 20
+  package static let lineLimit = 1 << 20
 
   /// One line as read: its bytes without the LF or CR LF, or the fact it was too long.
-  enum Line {
+  package enum Line {
     case text(UnsafeRawBufferPointer)
     case tooLong
   }
 
   /// What `forEachLine` calls with each line and its 1-based number.
-  typealias LineBody = (Line, Int) throws -> Void
+  package typealias LineBody = (Line, Int) throws -> Void
 
-  let path: String
-  let size: Int64
+  package let path: String
+  package let size: Int64
   /// Seconds since 1970, with the file system's sub-second precision.
-  let mtime: Double
+  package let mtime: Double
   private let descriptor: Int32
 
   /// Opens `path`; a missing, unreadable or not regular file is one problem naming why.
-  init(path: String) throws(DeckProblem) {
+  package init(path: String) throws(DeckProblem) {
     self.path = path
     let (descriptor, info) = try Self.openRegular(path)
     self.descriptor = descriptor
@@ -58,7 +58,7 @@ final class DeckFile {
   deinit { close(descriptor) }
 
   /// The content hash, reading the whole file once.
-  func contentHash() throws -> String {
+  package func contentHash() throws -> String {
     try forEachLine { _, _ in }
   }
 
@@ -67,7 +67,7 @@ final class DeckFile {
   /// - Returns: the content hash (FNV-1a, 64 bits, hex).
   /// - Throws: a `DeckProblem` when reading fails, or what `body` throws.
   @discardableResult
-  func forEachLine(_ body: LineBody) throws -> String {
+  package func forEachLine(_ body: LineBody) throws -> String {
     guard lseek(descriptor, 0, SEEK_SET) == 0 else {
       throw DeckProblem.unreadable(path, errno: errno)
     }

@@ -7,19 +7,19 @@ import FeedCore
 /// A name is never empty, holds no control character (C0 with NUL, DEL, C1) nor any other
 /// character the sanitiser removes (bidi controls, ZWJ, U+2028: `Sanitizer.isInvisible`), and
 /// is at most `idLimit` (ids) or `typeLimit` (type names) bytes of UTF-8.
-enum DeckName {
+package enum DeckName {
   static let idLimit = 256
   static let typeLimit = 64
 
   /// What is wrong with the card's id or type, nil when both are fine.
-  static func problem(of card: Card) -> String? {
+  package static func problem(of card: Card) -> String? {
     problem(card.id, named: #""id""#, limit: idLimit)
       ?? problem(card.type, named: #""type""#, limit: typeLimit)
       ?? (card.body.allSatisfy(\.isWhitespace) ? #""body" is empty"# : nil)
   }
 
   /// What is wrong with a type name, nil when it is fine.
-  static func problem(ofType name: String) -> String? {
+  package static func problem(ofType name: String) -> String? {
     problem(name, named: "a type name", limit: typeLimit)
   }
 
