@@ -30,13 +30,16 @@ let package = Package(
     .systemLibrary(name: "CNcursesw", path: "Sources/C/CNcursesw"),
     .systemLibrary(name: "CSQLite", path: "Sources/C/CSQLite"),
     // Background work that yields to the user: nice-10 threads, yield points, pauses while
-    // keys come (DECISIONS.md, "Background work yields to the user").
-    .target(name: "CCourtesy", path: "Sources/C/CCourtesy"),
-    .target(name: "CSQLiteExtras", dependencies: ["CCourtesy"], path: "Sources/C/CSQLiteExtras"),
+    // keys come (DECISIONS.md, "Background work yields to the user"); YieldToUser wraps it.
+    .target(name: "CYieldToUser", path: "Sources/C/CYieldToUser"),
+    .target(
+      name: "YieldToUser", dependencies: ["CYieldToUser"], path: "Sources/Shared/YieldToUser"),
+    .target(
+      name: "CSQLiteExtras", dependencies: ["CYieldToUser"], path: "Sources/C/CSQLiteExtras"),
     // The SQLite layer the state database and the server's store share: connections with
     // cached statements, WAL handling, one lane per connection.
     .target(
-      name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "CCourtesy"],
+      name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "YieldToUser"],
       path: "Sources/Shared/SQL"),
     // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
     // are wrapped in C (Sources/CTLS/tls.c).
@@ -56,7 +59,7 @@ let package = Package(
     .target(
       name: "FeedPipeline",
       dependencies: [
-        "FeedCore", "CardText", "CCourtesy",
+        "FeedCore", "CardText", "YieldToUser",
         .product(name: "DequeModule", package: "swift-collections"),
       ], path: "Sources/Core/FeedPipeline"
     ),
@@ -70,21 +73,23 @@ let package = Package(
     .target(
       name: "Store",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI",
+        "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI", "YieldToUser",
       ], path: "Sources/Client/Store"),
     .target(
       name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"],
       path: "Sources/Client/Terminal"),
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
     // 2026-11-24, "An HTTP client of our own").
-    .target(name: "HTTP", dependencies: ["CTLS", "CCourtesy"], path: "Sources/Client/HTTP"),
+    .target(name: "HTTP", dependencies: ["CTLS", "YieldToUser"], path: "Sources/Client/HTTP"),
     // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
     .target(
-      name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "CCourtesy"],
+      name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "YieldToUser"],
       path: "Sources/Client/ServerAPI"),
     .target(
       name: "CommandSupport",
-      dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"],
+      dependencies: [
+        "FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI", "YieldToUser",
+      ],
       path: "Sources/Client/CommandSupport"),
     // One program for the app and every command: no full Foundation, linked fully statically
     // (DECISIONS.md, "One binary, one store").
@@ -92,7 +97,7 @@ let package = Package(
       name: "ctfo",
       dependencies: [
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
-        "CommandSupport", "HTTP", "ServerAPI",
+        "CommandSupport", "HTTP", "ServerAPI", "YieldToUser",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Client/ctfo",
       linkerSettings: [
@@ -153,9 +158,10 @@ let package = Package(
     ),
     .testTarget(
       name: "StoreTests",
-      dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CCourtesy"],
+      dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CYieldToUser"],
       exclude: ["Fixtures"]),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
+    .testTarget(name: "YieldToUserTests", dependencies: ["YieldToUser"]),
     .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
     .testTarget(
       name: "ScreensTests", dependencies: ["Screens", "App", "TestSupport"],

@@ -1,4 +1,4 @@
-import CCourtesy
+import CYieldToUser
 import Foundation
 import SQL
 import Testing

@@ -1,4 +1,4 @@
-import CCourtesy
+import YieldToUser
 import FeedCore
 import FoundationEssentials
 
@@ -54,7 +54,7 @@ struct JSONPieces {
       } catch {
         throw GroupError(first: start, error: error)
       }
-      ctfo_yield_point()
+      Courtesy.yieldPoint()
       start += Self.groupSize
     }
     return values
@@ -235,7 +235,7 @@ struct JSONPieces {
     private mutating func courtesy() {
       guard at &- lastYield >= 4096 else { return }
       lastYield = at
-      ctfo_yield_point()
+      Courtesy.yieldPoint()
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

@@ -7,6 +7,7 @@ import FeedPipeline
 import Store
 import Synchronization
 import Terminal
+import YieldToUser
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import CCourtesy
+import YieldToUser
 import CSQLite
 import CSQLiteExtras
 
@@ -69,7 +69,7 @@ public final class Connection {
 
   /// Runs `sql`, which may hold several statements (a migration), without caching it.
   public func execute(_ sql: String) throws(SQLiteError) {
-    defer { ctfo_yield_point() }  // a COMMIT writes its pages here
+    defer { Courtesy.yieldPoint() }  // a COMMIT writes its pages here
     guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
       throw SQLiteError(handle)
     }
@@ -135,7 +135,7 @@ private final class WALFrames {
         let walFrames = Unmanaged<WALFrames>.fromOpaque(context!).takeUnretainedValue()
         walFrames.count = frames
         guard frames >= WALFrames.checkpointAt else { return SQLITE_OK }
-        if ctfo_is_background() != 0, frames < WALFrames.deferredUntil {
+        if Courtesy.isBackground, frames < WALFrames.deferredUntil {
           walFrames.due = true
         } else {
           walFrames.due = false

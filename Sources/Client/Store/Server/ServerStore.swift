@@ -1,8 +1,8 @@
 import CardText
 import FeedCore
-import FeedPipeline
 import SQL
 import ServerAPI
+import YieldToUser
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,5 +1,6 @@
 import FeedCore
 import Synchronization
+import YieldToUser
 
 /// A card's place in the engine: its type and its ordinal there.
 public struct CardKey: Sendable, Hashable {
