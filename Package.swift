@@ -56,24 +56,30 @@ let package = Package(
       ], path: "Sources/Core/FeedCore"
     ),
     .target(name: "CardText", path: "Sources/Core/CardText"),
+    // A card ready to show (sanitised, laid out for a text area) and what the feed hands out:
+    // where FeedCore's cards meet CardText's layout.
+    .target(
+      name: "CardPreparation", dependencies: ["FeedCore", "CardText"],
+      path: "Sources/Core/CardPreparation"),
     .target(
       name: "FeedPipeline",
       dependencies: [
-        "FeedCore", "CardText", "YieldToUser",
+        "FeedCore", "CardText", "CardPreparation", "YieldToUser",
         .product(name: "DequeModule", package: "swift-collections"),
       ], path: "Sources/Core/FeedPipeline"
     ),
     .target(
-      name: "App", dependencies: ["FeedCore", "CardText", "FeedPipeline"], path: "Sources/Core/App"),
+      name: "App", dependencies: ["FeedCore", "CardText", "CardPreparation"],
+      path: "Sources/Core/App"),
     .target(
-      name: "Screens", dependencies: ["App", "FeedCore", "CardText", "FeedPipeline"],
+      name: "Screens", dependencies: ["App", "FeedCore", "CardText", "CardPreparation"],
       path: "Sources/Core/Screens"),
 
     // The outer ring: the state database, the terminal, the command line.
     .target(
       name: "Store",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI", "YieldToUser",
+        "FeedCore", "CardText", "SQL", "ServerAPI", "YieldToUser",
       ], path: "Sources/Client/Store"),
     .target(
       name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"],
@@ -88,7 +94,8 @@ let package = Package(
     .target(
       name: "CommandSupport",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI", "YieldToUser",
+        "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "Store", "HTTP", "ServerAPI",
+        "YieldToUser",
       ],
       path: "Sources/Client/CommandSupport"),
     // One program for the app and every command: no full Foundation, linked fully statically
@@ -96,8 +103,8 @@ let package = Package(
     .executableTarget(
       name: "ctfo",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
-        "CommandSupport", "HTTP", "ServerAPI", "YieldToUser",
+        "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "App", "Screens", "Store",
+        "Terminal", "CommandSupport", "HTTP", "ServerAPI", "YieldToUser",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Client/ctfo",
       linkerSettings: [
@@ -147,7 +154,7 @@ let package = Package(
     // What several test targets share: a temporary home, a deck writer, fake sources, fixtures
     // and the snapshot helper.
     .target(
-      name: "TestSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "App"],
+      name: "TestSupport", dependencies: ["FeedCore", "CardText", "CardPreparation", "App"],
       path: "Tests/TestSupport"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
     .testTarget(
@@ -160,9 +167,10 @@ let package = Package(
       name: "StoreTests",
       dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CYieldToUser"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
+    .testTarget(
+      name: "FeedPipelineTests", dependencies: ["FeedPipeline", "CardPreparation", "TestSupport"]),
     .testTarget(name: "YieldToUserTests", dependencies: ["YieldToUser"]),
-    .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "CardPreparation", "TestSupport"]),
     .testTarget(
       name: "ScreensTests", dependencies: ["Screens", "App", "TestSupport"],
       exclude: ["Snapshots"]),

@@ -1,6 +1,6 @@
 import App
+import CardPreparation
 import FeedCore
-import FeedPipeline
 import TestSupport
 import Testing
 

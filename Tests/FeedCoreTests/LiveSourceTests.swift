@@ -1,5 +1,4 @@
 import FeedCore
-import FeedPipeline
 import Testing
 
 /// The four kinds of live source (async-card-stack.md, "Data Sources"; issue 16): each gives its

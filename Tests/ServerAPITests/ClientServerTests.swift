@@ -1,4 +1,5 @@
 import CTFOServer
+import CardText
 import FeedCore
 import FeedPipeline
 import HTTP

@@ -1,4 +1,6 @@
 import App
+import CardPreparation
+import CardText
 import FeedCore
 import FeedPipeline
 

@@ -1,5 +1,4 @@
 import FeedCore
-import FeedPipeline
 
 /// The deck index: the cards of every deck, numbered per type by a dense ordinal.
 ///

@@ -1,5 +1,4 @@
 import FeedCore
-import FeedPipeline
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
+import CardPreparation
 import FeedCore
-import FeedPipeline
 
 /// The app's side of the feed and the store, as a value: which card is on screen, which card
 /// waits for its history row to commit, which cards an undo pushed back, the swipe effects

@@ -1,5 +1,6 @@
+import CardPreparation
+import CardText
 import FeedCore
-import FeedPipeline
 
 /// Everything that can happen to the app: keys, terminal events, and the results of effects.
 public enum AppAction: Sendable, Hashable {

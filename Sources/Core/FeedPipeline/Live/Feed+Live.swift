@@ -2,17 +2,6 @@ import FeedCore
 import Synchronization
 import YieldToUser
 
-/// A card's place in the engine: its type and its ordinal there.
-public struct CardKey: Sendable, Hashable {
-  public var type: String
-  public var ordinal: Int
-
-  public init(type: String, ordinal: Int) {
-    self.type = type
-    self.ordinal = ordinal
-  }
-}
-
 /// The cards live sources gave the feed, and the changes they made to the cards of the feed's
 /// own source (the deck index): by id, with the engine's key of each.
 struct LiveCards {
