@@ -1,5 +1,5 @@
-import YieldToUser
 import CTLS
+import YieldToUser
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
-import YieldToUser
 import FeedCore
 import FoundationEssentials
+import YieldToUser
 
 /// A large answer decoded in pieces, with a yield point (Courtesy) every few kilobytes.
 ///

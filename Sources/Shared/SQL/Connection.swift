@@ -1,6 +1,6 @@
-import YieldToUser
 import CSQLite
 import CSQLiteExtras
+import YieldToUser
 
 #if canImport(Glibc)
   import Glibc

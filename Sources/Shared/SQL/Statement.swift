@@ -1,5 +1,5 @@
-import YieldToUser
 import CSQLite
+import YieldToUser
 
 /// A prepared statement of one `Connection`: bind, step, read columns. Not thread-safe; its
 /// connection's `Lane` serialises the calls.
