@@ -85,7 +85,7 @@ let package = Package(
       name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"],
       path: "Sources/Client/Terminal"),
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
-    // 2026-11-24, "An HTTP client of our own").
+    // "An HTTP client of our own").
     .target(name: "HTTP", dependencies: ["CTLS", "YieldToUser"], path: "Sources/Client/HTTP"),
     // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
     .target(

@@ -83,7 +83,7 @@ public final class Statement {
 
   /// Steps once: true for a row, false when done. Each step is a yield point (Courtesy): the
   /// progress handler fires only within a statement of 1,000 instructions or more, and a pull's
-  /// chunk runs hundreds of short ones (a 200-card chunk held the CPU 6 ms without one).
+  /// chunk runs hundreds of short ones (a chunk held the CPU too long without one).
   private func step() throws(SQLiteError) -> Bool {
     defer { Courtesy.yieldPoint() }
     switch sqlite3_step(handle) {

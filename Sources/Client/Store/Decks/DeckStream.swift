@@ -8,7 +8,7 @@ import Synchronization
 #endif
 
 /// JSON Lines cards read from a descriptor as they arrive (`some-command | ctfo --deck -`):
-/// a live source (issue 16). The lines are a deck's, parsed by the same parser; a header line
+/// a live source. The lines are a deck's, parsed by the same parser; a header line
 /// gives its types' labels. Each read's cards are one `added` update, so cards show as they
 /// come; a bad line is reported as `NAME:LINE: message` and skipped; the end of the input ends
 /// the source (not an error); a read error fails it.

@@ -152,9 +152,8 @@ public struct ServerStore: Sendable {
   }
 
   /// How many cards one transaction of a pull upserts: the writer's commits (a card on screen
-  /// waits for its history row) wait behind one chunk, not behind the whole pull (a 10,000-card
-  /// pull in one transaction held the lock 45 ms). 50 a transaction was tried (2026-11-25): the
-  /// longest COMMITs stayed (about 5 ms) and a pull of 10,000 cards took 1.5 times as long.
+  /// waits for its history row) wait behind one chunk, not behind the whole pull. Smaller
+  /// chunks made pulls slower and the longest commits no shorter.
   static let applyChunk = 200
 
   /// Applies `pull`: its cards a chunk a transaction (a full pull first deletes, in chunks too,
@@ -180,8 +179,8 @@ public struct ServerStore: Sendable {
     applied.cards = accepted.count
     var removedKeys: [String: CardKey] = [:]
     if pull.full {
-      // A yield point a card: built in one go, the set of 10,000 ids and the filter held the
-      // CPU 1.5 ms.
+      // A yield point a card: built in one go, the set of ids and the filter of a large pull
+      // held the CPU long enough for a key to wait.
       var held = Set<String>(minimumCapacity: accepted.count)
       for card in accepted {
         held.insert(card.id)
@@ -524,8 +523,8 @@ public struct ServerStore: Sendable {
         + "WHERE cards.id = p.card_id AND +cards.deck = (SELECT id FROM decks WHERE path = ?) "
         + "AND (cards.scored_at IS NULL OR (cards.scored_at, cards.score) < "
         + "(p.scored_at, p.score))", [.text(deckPath)])
-    // Probing the cards for each pending score, not listing every server card (4 ms for a
-    // 10,000-card pull, in the transaction a swipe's commit waits behind).
+    // Probing the cards for each pending score, not listing every server card: this runs in
+    // the transaction a swipe's commit waits behind.
     try db.run(
       "DELETE FROM pending_scores WHERE EXISTS (SELECT 1 FROM cards WHERE cards.id = "
         + "pending_scores.card_id AND +cards.deck = (SELECT id FROM decks WHERE path = ?))",
