@@ -30,13 +30,16 @@ let package = Package(
     .systemLibrary(name: "CNcursesw", path: "Sources/C/CNcursesw"),
     .systemLibrary(name: "CSQLite", path: "Sources/C/CSQLite"),
     // Background work that yields to the user: nice-10 threads, yield points, pauses while
-    // keys come (DECISIONS.md, "Background work yields to the user").
-    .target(name: "CCourtesy", path: "Sources/C/CCourtesy"),
-    .target(name: "CSQLiteExtras", dependencies: ["CCourtesy"], path: "Sources/C/CSQLiteExtras"),
+    // keys come (DECISIONS.md, "Background work yields to the user"); YieldToUser wraps it.
+    .target(name: "CYieldToUser", path: "Sources/C/CYieldToUser"),
+    .target(
+      name: "YieldToUser", dependencies: ["CYieldToUser"], path: "Sources/Shared/YieldToUser"),
+    .target(
+      name: "CSQLiteExtras", dependencies: ["CYieldToUser"], path: "Sources/C/CSQLiteExtras"),
     // The SQLite layer the state database and the server's store share: connections with
     // cached statements, WAL handling, one lane per connection.
     .target(
-      name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "CCourtesy"],
+      name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "YieldToUser"],
       path: "Sources/Shared/SQL"),
     // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
     // are wrapped in C (Sources/CTLS/tls.c).
@@ -53,17 +56,23 @@ let package = Package(
       ], path: "Sources/Core/FeedCore"
     ),
     .target(name: "CardText", path: "Sources/Core/CardText"),
+    // A card ready to show (sanitised, laid out for a text area) and what the feed hands out:
+    // where FeedCore's cards meet CardText's layout.
+    .target(
+      name: "CardPreparation", dependencies: ["FeedCore", "CardText"],
+      path: "Sources/Core/CardPreparation"),
     .target(
       name: "FeedPipeline",
       dependencies: [
-        "FeedCore", "CardText", "CCourtesy",
+        "FeedCore", "CardText", "CardPreparation", "YieldToUser",
         .product(name: "DequeModule", package: "swift-collections"),
       ], path: "Sources/Core/FeedPipeline"
     ),
     .target(
-      name: "App", dependencies: ["FeedCore", "CardText", "FeedPipeline"], path: "Sources/Core/App"),
+      name: "App", dependencies: ["FeedCore", "CardText", "CardPreparation"],
+      path: "Sources/Core/App"),
     .target(
-      name: "Screens", dependencies: ["App", "FeedCore", "CardText", "FeedPipeline"],
+      name: "Screens", dependencies: ["App", "FeedCore", "CardText", "CardPreparation"],
       path: "Sources/Core/Screens"),
 
     // The deck format, shared by the client and the server: the line parser and its checks
@@ -74,29 +83,32 @@ let package = Package(
     .target(
       name: "Store",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI", "Decks",
+        "FeedCore", "CardText", "SQL", "ServerAPI", "YieldToUser", "Decks",
       ], path: "Sources/Client/Store"),
     .target(
       name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"],
       path: "Sources/Client/Terminal"),
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
-    // 2026-11-24, "An HTTP client of our own").
-    .target(name: "HTTP", dependencies: ["CTLS", "CCourtesy"], path: "Sources/Client/HTTP"),
+    // "An HTTP client of our own").
+    .target(name: "HTTP", dependencies: ["CTLS", "YieldToUser"], path: "Sources/Client/HTTP"),
     // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
     .target(
-      name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "CCourtesy"],
+      name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "YieldToUser"],
       path: "Sources/Client/ServerAPI"),
     .target(
       name: "CommandSupport",
-      dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"],
+      dependencies: [
+        "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "Store", "HTTP", "ServerAPI",
+        "YieldToUser",
+      ],
       path: "Sources/Client/CommandSupport"),
     // One program for the app and every command: no full Foundation, linked fully statically
     // (DECISIONS.md, "One binary, one store").
     .executableTarget(
       name: "ctfo",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
-        "CommandSupport", "HTTP", "ServerAPI", "Decks",
+        "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "App", "Screens", "Store",
+        "Terminal", "CommandSupport", "HTTP", "ServerAPI", "YieldToUser", "Decks",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Client/ctfo",
       linkerSettings: [
@@ -146,7 +158,7 @@ let package = Package(
     // What several test targets share: a temporary home, a deck writer, fake sources, fixtures
     // and the snapshot helper.
     .target(
-      name: "TestSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "App"],
+      name: "TestSupport", dependencies: ["FeedCore", "CardText", "CardPreparation", "App"],
       path: "Tests/TestSupport"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
     .testTarget(
@@ -157,14 +169,18 @@ let package = Package(
     ),
     .testTarget(
       name: "StoreTests",
-      dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CCourtesy", "Decks"],
+      dependencies: [
+        "Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CYieldToUser", "Decks",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestSupport"]),
     .testTarget(name: "SQLTests", dependencies: ["SQL", "TestSupport"]),
     // The server's library on its own: its store, without the client.
     .testTarget(name: "CTFOServerTests", dependencies: ["CTFOServer", "ServerAPI", "TestSupport"]),
-    .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
-    .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
+    .testTarget(
+      name: "FeedPipelineTests", dependencies: ["FeedPipeline", "CardPreparation", "TestSupport"]),
+    .testTarget(name: "YieldToUserTests", dependencies: ["YieldToUser"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "CardPreparation", "TestSupport"]),
     .testTarget(
       name: "ScreensTests", dependencies: ["Screens", "App", "TestSupport"],
       exclude: ["Snapshots"]),

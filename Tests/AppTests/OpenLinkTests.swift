@@ -1,6 +1,5 @@
 import App
 import FeedCore
-import FeedPipeline
 import TestSupport
 import Testing
 

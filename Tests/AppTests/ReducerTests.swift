@@ -1,7 +1,6 @@
 import App
 import CardText
 import FeedCore
-import FeedPipeline
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import App
+import CardPreparation
 import FeedCore
-import FeedPipeline
 import TestSupport
 import Testing
 
@@ -258,7 +258,7 @@ import Testing
     #expect(session.current?.position == 0)
   }
 
-  /// A full disk (issue 15): swipes go on, each card shown before its row is written; the
+  /// A full disk: swipes go on, each card shown before its row is written; the
   /// writer gives each row its number in order and the session learns them as they commit.
   @Test func whileWritesFailCardsAreShownUnderProvisionalNumbersResolvedOnCommit() {
     var session = session()

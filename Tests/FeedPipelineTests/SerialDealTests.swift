@@ -1,3 +1,4 @@
+import CardPreparation
 import CardText
 import FeedCore
 import TestSupport

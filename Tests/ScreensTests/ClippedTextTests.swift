@@ -1,7 +1,6 @@
 import App
 import CardText
 import FeedCore
-import FeedPipeline
 import Screens
 import TestSupport
 import Testing
@@ -49,7 +48,7 @@ import Testing
   }
 }
 
-/// The history title counts every card, not only those the view loaded (issue 12, item 11).
+/// The history title counts every card, not only those the view loaded.
 @Suite struct HistoryCountTests {
   @Test func theTitleSaysHowManyCardsTheHistoryHolds() {
     var state = Fixtures.showing(Fixtures.asciiCard, width: 80, height: 24)

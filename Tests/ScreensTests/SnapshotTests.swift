@@ -1,7 +1,6 @@
 import App
 import CardText
 import FeedCore
-import FeedPipeline
 import Screens
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import CTFOServer
+import CardText
 import FeedCore
 import FeedPipeline
 import HTTP
@@ -7,7 +8,7 @@ import Store
 import TestSupport
 import Testing
 
-/// ctfo's client against the real server on loopback (issue 14, "Done when"): auth, pulls by
+/// ctfo's client against the real server on loopback: auth, pulls by
 /// cache key, changes, personalised order, errors.
 @Suite(.timeLimit(.minutes(1)))
 struct ClientServerTests {

@@ -1,11 +1,11 @@
-import CCourtesy
+import CYieldToUser
 import Foundation
 import SQL
 import Testing
 
 /// Every step of a SQLite statement is a yield point on a background thread (Courtesy): the
 /// progress handler fires only inside statements of 1,000 instructions or more, and a pull's
-/// chunk of short upserts held the CPU 6 ms without one.
+/// chunk of short upserts held the CPU too long without one.
 @Suite struct YieldPointTests {
   @Test func aBackgroundThreadYieldsAtEachStepOfShortStatements() async throws {
     // A quantum of 1 ns: every yield point yields.
@@ -26,7 +26,7 @@ import Testing
     #expect(ctfo_yields() == before)
   }
 
-  /// A checkpoint runs 2–5 ms with no yield point: a background thread's commit that passes
+  /// A checkpoint runs long with no yield point: a background thread's commit that passes
   /// SQLite's threshold of 1,000 WAL frames leaves it for `checkpointIfDue` (called after a
   /// pause in the keys), unless the WAL passes 4,000 frames; any other thread's commit
   /// checkpoints at once.

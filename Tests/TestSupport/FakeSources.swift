@@ -1,5 +1,4 @@
 import FeedCore
-import FeedPipeline
 import Synchronization
 
 public struct FetchFailed: Error {

@@ -1,7 +1,7 @@
 import App
+import CardPreparation
 import CardText
 import FeedCore
-import FeedPipeline
 
 /// Cards and states the tests share: ASCII, CJK and emoji text.
 public enum Fixtures {

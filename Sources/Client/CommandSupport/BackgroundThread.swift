@@ -2,8 +2,8 @@
   import Glibc
 #endif
 import Dispatch
-import FeedPipeline
 import Synchronization
+import YieldToUser
 
 /// A serial queue on a thread of its own that yields to the UI (`Courtesy`): it runs at nice
 /// `niceness`, gives the CPU up at its yield points, and its pulls and flushes wait for pauses

@@ -1,5 +1,5 @@
-import CCourtesy
 import CTLS
+import YieldToUser
 
 #if canImport(Glibc)
   import Glibc
@@ -50,7 +50,7 @@ public struct HTTPTransport: Sendable {
     while written < bytes.count {
       let piece = bytes[written..<min(written + Self.piece, bytes.count)]
       written += try stream.write(piece, deadline: deadline)
-      ctfo_yield_point()
+      Courtesy.yieldPoint()
     }
     var limits = ResponseReader<StreamSource>.Limits()
     limits.body = bodyLimit
@@ -73,7 +73,7 @@ struct StreamSource: ByteSource {
   let deadline: ContinuousClock.Instant
 
   mutating func read(limit: Int) throws(HTTPError) -> [UInt8] {
-    defer { ctfo_yield_point() }
+    defer { Courtesy.yieldPoint() }
     return try stream.read(limit: limit, deadline: deadline)
   }
 }

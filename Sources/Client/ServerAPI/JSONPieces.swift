@@ -1,12 +1,12 @@
-import CCourtesy
 import FeedCore
 import FoundationEssentials
+import YieldToUser
 
 /// A large answer decoded in pieces, with a yield point (Courtesy) every few kilobytes.
 ///
 /// FoundationEssentials' `JSONDecoder` scans the whole text before it decodes a value: for a
-/// pull of 10,000 cards (3.6 MB) that scan took 16 ms here, on the pull's background thread,
-/// with no point at which it gives the CPU up to a key. This splitter makes that first pass
+/// large pull that scan runs on the pull's background thread with no point at which it gives
+/// the CPU up to a key. This splitter makes that first pass
 /// itself, yielding every 4 KiB: it hands the decoder the top-level object with its long
 /// arrays emptied (`"cards":[]`), then those arrays' elements `groupSize` at a time.
 ///
@@ -21,8 +21,7 @@ struct JSONPieces {
   /// Each split array's elements, as ranges of the text, in order.
   var elements: [String: [Range<Int>]]
 
-  /// Elements decoded at a time, each group then a yield point: 16 cards are about 5 KB, some
-  /// 80 µs of decoding here.
+  /// Elements decoded at a time, each group then a yield point: 16 cards are about 5 KB.
   static let groupSize = 16
 
   /// Splits `text`, one JSON object, at the elements of its members named in `arrays`. Nil when
@@ -54,7 +53,7 @@ struct JSONPieces {
       } catch {
         throw GroupError(first: start, error: error)
       }
-      ctfo_yield_point()
+      Courtesy.yieldPoint()
       start += Self.groupSize
     }
     return values
@@ -235,7 +234,7 @@ struct JSONPieces {
     private mutating func courtesy() {
       guard at &- lastYield >= 4096 else { return }
       lastYield = at
-      ctfo_yield_point()
+      Courtesy.yieldPoint()
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

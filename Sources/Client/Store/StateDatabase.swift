@@ -1,6 +1,6 @@
-import FeedPipeline
 import SQL
 import Synchronization
+import YieldToUser
 
 #if canImport(Glibc)
   import Glibc

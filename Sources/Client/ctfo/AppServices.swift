@@ -1,4 +1,6 @@
 import App
+import CardPreparation
+import CardText
 import FeedCore
 import FeedPipeline
 
@@ -18,7 +20,7 @@ protocol AppServices {
   /// that was on screen goes back to the front of the ready queue. A card its source removed
   /// does not come back: the user is told.
   func undo() -> Session.UndoOutcome
-  /// What live sources changed since the last call (issue 16), applied to the session; nil
+  /// What live sources changed since the last call, applied to the session; nil
   /// when nothing.
   func liveNews() -> LiveUpdate?
   /// The last `limit` history entries, or with `search` the last `limit` whose title or text

@@ -8,6 +8,7 @@ import FeedPipeline
 import Store
 import Synchronization
 import Terminal
+import YieldToUser
 
 #if canImport(Glibc)
   import Glibc

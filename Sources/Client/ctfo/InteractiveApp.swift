@@ -4,6 +4,7 @@ import FeedCore
 import FeedPipeline
 import Screens
 import Terminal
+import YieldToUser
 
 /// The interactive app's run loop: draw, block until something happens, reduce, perform the
 /// effects, draw again.

@@ -1,4 +1,5 @@
 import App
+import CardPreparation
 import CardText
 import CommandSupport
 import Dispatch

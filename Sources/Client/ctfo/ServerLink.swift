@@ -7,6 +7,7 @@ import ServerAPI
 import Store
 import Synchronization
 import Terminal
+import YieldToUser
 
 /// The app's link to the CTFO server: pulls on a queue of its own, at launch, every
 /// `pull-interval` and when asked (`r`), one at a time; a pull asked for while one runs is

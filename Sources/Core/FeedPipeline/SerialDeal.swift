@@ -1,3 +1,4 @@
+import CardPreparation
 import CardText
 import DequeModule
 import FeedCore

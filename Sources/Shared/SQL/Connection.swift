@@ -1,6 +1,6 @@
-import CCourtesy
 import CSQLite
 import CSQLiteExtras
+import YieldToUser
 
 #if canImport(Glibc)
   import Glibc
@@ -69,7 +69,7 @@ public final class Connection {
 
   /// Runs `sql`, which may hold several statements (a migration), without caching it.
   public func execute(_ sql: String) throws(SQLiteError) {
-    defer { ctfo_yield_point() }  // a COMMIT writes its pages here
+    defer { Courtesy.yieldPoint() }  // a COMMIT writes its pages here
     guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
       throw SQLiteError(handle)
     }
@@ -116,7 +116,7 @@ public final class Connection {
 /// automatic checkpoint, so it checkpoints at SQLite's default threshold itself, which keeps
 /// the WAL of a long run (the app) bounded.
 ///
-/// A checkpoint of 1,000 frames runs 2–5 ms with no yield point inside: on a background thread
+/// A checkpoint of 1,000 frames runs long with no yield point inside: on a background thread
 /// (a pull, a flush) it is left for `checkpointIfDue`, which the thread calls after its next
 /// pause in the user's keys, unless the WAL has grown past `deferredUntil`.
 private final class WALFrames {
@@ -135,7 +135,7 @@ private final class WALFrames {
         let walFrames = Unmanaged<WALFrames>.fromOpaque(context!).takeUnretainedValue()
         walFrames.count = frames
         guard frames >= WALFrames.checkpointAt else { return SQLITE_OK }
-        if ctfo_is_background() != 0, frames < WALFrames.deferredUntil {
+        if Courtesy.isBackground, frames < WALFrames.deferredUntil {
           walFrames.due = true
         } else {
           walFrames.due = false
@@ -154,7 +154,7 @@ private final class WALFrames {
   /// Asks SQLite not to checkpoint at close when the WAL holds only a few frames: as this
   /// connection's last commit left it, or, when it committed nothing (a command that only
   /// reads), as the WAL file's size says. Without the second, a `ctfo types` after a
-  /// `ctfo next` checkpointed the frames the other left, with three syncs (1.2 ms).
+  /// `ctfo next` checkpointed the frames the other left, with three syncs.
   func prepareClose(_ connection: OpaquePointer) {
     let frames = count > 0 ? Int(count) : Self.framesInFile(of: connection)
     if frames <= Int(Self.leftAtClose) {

@@ -1,5 +1,5 @@
-import CCourtesy
 import CSQLite
+import YieldToUser
 
 /// A prepared statement of one `Connection`: bind, step, read columns. Not thread-safe; its
 /// connection's `Lane` serialises the calls.
@@ -81,11 +81,11 @@ public final class Statement {
     }
   }
 
-  /// Steps once: true for a row, false when done. Each step is a yield point (CCourtesy): the
+  /// Steps once: true for a row, false when done. Each step is a yield point (Courtesy): the
   /// progress handler fires only within a statement of 1,000 instructions or more, and a pull's
-  /// chunk runs hundreds of short ones (a 200-card chunk held the CPU 6 ms without one).
+  /// chunk runs hundreds of short ones (a chunk held the CPU too long without one).
   private func step() throws(SQLiteError) -> Bool {
-    defer { ctfo_yield_point() }
+    defer { Courtesy.yieldPoint() }
     switch sqlite3_step(handle) {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false

@@ -7,7 +7,7 @@ struct sqlite3;
 /// because sqlite3_db_config is variadic. Returns SQLite's result code.
 int ctfo_sqlite_no_checkpoint_on_close(struct sqlite3 *db, int on);
 
-/// Installs a progress handler on `db` that is a yield point (CCourtesy.h) every
+/// Installs a progress handler on `db` that is a yield point (CYieldToUser.h) every
 /// `instructions` virtual-machine steps: a background thread's long statement gives the CPU up.
 void ctfo_sqlite_yield_points(struct sqlite3 *db, int instructions);
 

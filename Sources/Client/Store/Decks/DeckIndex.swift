@@ -1,6 +1,5 @@
 import Decks
 import FeedCore
-import FeedPipeline
 
 /// The deck index: the cards of every deck, numbered per type by a dense ordinal.
 ///

@@ -1,5 +1,4 @@
 import FeedCore
-import FeedPipeline
 
 /// The cards of the indexed decks: the catalog is the index's type counts as read at launch,
 /// and fetching a card is one indexed query (feed-logic.md's "DB query" of preparation).

@@ -1,7 +1,7 @@
 import CardText
 import Decks
 import FeedCore
-import FeedPipeline
+import YieldToUser
 import SQL
 import ServerAPI
 

@@ -1,5 +1,5 @@
+import CardPreparation
 import FeedCore
-import FeedPipeline
 
 /// The app's side of the feed and the store, as a value: which card is on screen, which card
 /// waits for its history row to commit, which cards an undo pushed back, the swipe effects
@@ -155,7 +155,7 @@ public struct Session: Sendable {
     return .restored(restored)
   }
 
-  /// Live sources removed these cards (issue 16): those waiting to come back leave the queue,
+  /// Live sources removed these cards: those waiting to come back leave the queue,
   /// and the card taken from the feed but not yet shown is dropped (the feed deals another).
   /// The card on screen stays until it is swiped.
   public mutating func remove(ids: Set<String>) {

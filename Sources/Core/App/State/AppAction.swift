@@ -1,5 +1,6 @@
+import CardPreparation
+import CardText
 import FeedCore
-import FeedPipeline
 
 /// Everything that can happen to the app: keys, terminal events, and the results of effects.
 public enum AppAction: Sendable, Hashable {
@@ -20,7 +21,7 @@ public enum AppAction: Sendable, Hashable {
   case undone(ShownCard?)
   /// The result of `.undo` when the swipe's card is gone from its source: why it stays gone.
   case undoRefused(String)
-  /// Live sources changed cards (issue 16): the card on screen redraws from its new data,
+  /// Live sources changed cards: the card on screen redraws from its new data,
   /// new types get their labels, and a source's news shows in the status line.
   case liveChanged(LiveUpdate)
   /// The result of `.loadTypes`.

@@ -1,5 +1,5 @@
+import CardPreparation
 import FeedCore
-import FeedPipeline
 
 extension AppState {
   /// A key press: Ctrl-C quits; under the minimum size no other key but `q` and `?` acts. A

@@ -1,6 +1,6 @@
+import CardPreparation
 import CardText
 import FeedCore
-import FeedPipeline
 
 /// The interactive app's whole state: pure data, changed only by `reduce(_:)`.
 ///

@@ -1,5 +1,5 @@
+import CardPreparation
 import CardText
-import FeedPipeline
 
 /// Where each screen puts its text: the sizes the state depends on (the text area the feed lays
 /// cards out to, the rows a list shows, how far the whole card scrolls), in one place that the

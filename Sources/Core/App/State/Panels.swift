@@ -1,5 +1,5 @@
+import CardPreparation
 import FeedCore
-import FeedPipeline
 
 /// The history view: the cards shown, newest first, all of them or those a search found.
 public struct HistoryBrowser: Sendable, Hashable {

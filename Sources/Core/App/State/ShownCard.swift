@@ -1,4 +1,4 @@
-import FeedPipeline
+import CardPreparation
 
 /// A card on the feed screen, with its place in the history.
 public struct ShownCard: Sendable, Hashable {

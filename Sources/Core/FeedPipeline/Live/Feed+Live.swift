@@ -1,16 +1,6 @@
 import FeedCore
 import Synchronization
-
-/// A card's place in the engine: its type and its ordinal there.
-public struct CardKey: Sendable, Hashable {
-  public var type: String
-  public var ordinal: Int
-
-  public init(type: String, ordinal: Int) {
-    self.type = type
-    self.ordinal = ordinal
-  }
-}
+import YieldToUser
 
 /// The cards live sources gave the feed, and the changes they made to the cards of the feed's
 /// own source (the deck index): by id, with the engine's key of each.
@@ -61,13 +51,13 @@ public enum LiveLookup: Sendable, Equatable {
 
 extension Feed {
   /// Cards a live change applies per hold of the feed's lock, which the UI thread needs to deal
-  /// a card: 16, a median 0.03 ms and at most about 0.5 ms here (`ctfo-bench feed-apply`; 64
-  /// held it 0.1–0.2 ms, up to 1 ms, and 256 up to 5 ms), and the whole change takes no longer.
+  /// a card: larger batches held the lock longer (`ctfo-bench feed-apply`), and the whole
+  /// change takes no longer with 16.
   static let applyBatch = 16
 
   /// Room for `more` new cards in the live maps, made outside the feed's lock: grown under it,
   /// a batch at a time or all at once, they were rehashed with every card they held while the
-  /// UI thread waited (1–4 ms once they held thousands). The maps are copied with room to
+  /// UI thread waited (long, once they held thousands). The maps are copied with room to
   /// spare and swapped in; only `apply` changes them, and `applying` keeps it to one at a time,
   /// so the copy misses nothing. The swap leaves the old storage here, released after the lock.
   private func makeRoom(for more: Int) {
@@ -85,7 +75,7 @@ extension Feed {
   }
 
   /// The ids no live source holds yet, read outside the feed's lock from a copy of the map
-  /// (10,000 look-ups take 0.2–0.5 ms here, warm). Only `apply` changes the map, under
+  /// (a large pull's look-ups would hold the lock too long). Only `apply` changes the map, under
   /// `applying`. The copy goes when this returns: alive during the batches, it would make the
   /// first change to the map copy all of it, under the lock.
   private func unknownToLive(_ ids: [String]) -> [String] {
@@ -93,8 +83,8 @@ extension Feed {
     return ids.filter { keys[$0] == nil }
   }
 
-  /// Applies one change of a live source (issue 16; `LiveCollection` computes it from the
-  /// source's updates).
+  /// Applies one change of a live source (`LiveCollection` computes it from the source's
+  /// updates).
   ///
   /// - Removed cards leave both queues at once (their preparations are cancelled) and are never
   ///   dealt again; a card already shown only frees its ordinal, so the next card is not skipped.
@@ -127,7 +117,7 @@ extension Feed {
       // A few hundred cards per hold of the lock: a pull of 10,000 never keeps the UI thread's
       // next card waiting for the whole of it.
       // The removals, then the changes and additions, read where they are: copied into one
-      // array of steps, a pull of 10,000 cards held the CPU 6–9 ms with no yield point.
+      // array of steps, a large pull held the CPU with no yield point.
       let (removed, updated, added) = (change.removed, change.updated, change.added)
       let count = removed.count + updated.count + added.count
       func step(_ index: Int) -> (Card, Bool) {

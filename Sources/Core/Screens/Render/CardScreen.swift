@@ -1,7 +1,6 @@
 import App
 import CardText
 import FeedCore
-import FeedPipeline
 
 /// The feed screen: the card in a box centred on the screen, the loading placeholder and the
 /// "unavailable" message.

@@ -1,7 +1,6 @@
 import App
 import CardText
 import FeedCore
-import FeedPipeline
 
 /// The whole text of a card, the reveal included, scrolled with the arrows.
 public enum FullCardScreen {

@@ -1,6 +1,6 @@
 import App
 import CardText
-import FeedPipeline
+import FeedCore
 
 /// The settings screen: every type with a checkbox, its label, its number of cards and whether
 /// it is failing; then the number of problems found in the decks.

@@ -1,5 +1,3 @@
-import FeedCore
-
 /// A source whose cards change while the app runs (async-card-stack.md, "Data Sources"): its
 /// updates are an `AsyncSequence` of `CardUpdate`s, from its first cards on. The sequence ends
 /// when the source does (a pipe's end, which is not an error) and throws when it fails; either

@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <sys/resource.h>
 #include <time.h>
-#include "CCourtesy.h"
+#include "CYieldToUser.h"
 
 // When the user last acted (CLOCK_MONOTONIC ns); 0: never.
 static _Atomic long long last_action = 0;

@@ -1,7 +1,7 @@
-#ifndef CTFO_COURTESY_H
-#define CTFO_COURTESY_H
+#ifndef CTFO_YIELD_TO_USER_H
+#define CTFO_YIELD_TO_USER_H
 
-/// Background work that yields to the user (FeedPipeline's `Courtesy` says how it is used).
+/// Background work that yields to the user (YieldToUser's `Courtesy` says how it is used).
 /// The app's UI thread reports each key; its background threads (pulls, analytics) run at a
 /// raised nice value, give the CPU up every quantum at their yield points, and between two
 /// units of work wait for a pause in the keys. Threads that never call

@@ -1,5 +1,3 @@
-import FeedCore
-
 /// Where cards come from: a deck index, the CTFO server, any live source.
 ///
 /// A source numbers the cards of each type 0..<count (their ordinals); the feed engine picks

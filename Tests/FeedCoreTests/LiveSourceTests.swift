@@ -1,8 +1,7 @@
 import FeedCore
-import FeedPipeline
 import Testing
 
-/// The four kinds of live source (async-card-stack.md, "Data Sources"; issue 16): each gives its
+/// The four kinds of live source (async-card-stack.md, "Data Sources"): each gives its
 /// updates in order, and ends, or fails, as its producer says. No sleeps: every wait is on the
 /// source's own sequence, within the suite's time limit.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FeedPipeline
+@testable import YieldToUser
 
 /// Background work yields to the user: a background thread's unit of work waits for a pause in
 /// the keys, at most `longest`; the UI thread and commands never wait.
