@@ -22,6 +22,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     // Hummingbird's own lifecycle, named to give the server's shutdown a deadline.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // SHA-256 for the server's tokens; already in the graph through Hummingbird.
+    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -38,6 +40,11 @@ let package = Package(
     .target(
       name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "CCourtesy"],
       path: "Sources/Shared/SQL"),
+    // The CTFO protocol's value types and their JSON (openapi.yaml), the analytics sinks'
+    // formats among them: what the client and the server share. Pure: no I/O.
+    .target(
+      name: "CTFOWire", dependencies: ["FeedCore", "FlatJSON", "CCourtesy"],
+      path: "Sources/Shared/CTFOWire"),
     // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
     // are wrapped in C (Sources/CTLS/tls.c).
     .target(
@@ -53,6 +60,8 @@ let package = Package(
       ], path: "Sources/Core/FeedCore"
     ),
     .target(name: "CardText", path: "Sources/Core/CardText"),
+    // JSON scanned and written by hand: flat objects, nesting depth, string literals.
+    .target(name: "FlatJSON", path: "Sources/Core/FlatJSON"),
     .target(
       name: "FeedPipeline",
       dependencies: [
@@ -70,7 +79,7 @@ let package = Package(
     .target(
       name: "Store",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "SQL", "ServerAPI",
+        "FeedCore", "CardText", "FeedPipeline", "SQL", "CTFOWire", "FlatJSON",
       ], path: "Sources/Client/Store"),
     .target(
       name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"],
@@ -78,13 +87,16 @@ let package = Package(
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
     // 2026-11-24, "An HTTP client of our own").
     .target(name: "HTTP", dependencies: ["CTLS", "CCourtesy"], path: "Sources/Client/HTTP"),
-    // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
+    // The CTFO API's client: auth, pull, card bodies, analytics sinks (openapi.yaml), over HTTP.
     .target(
-      name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "CCourtesy"],
-      path: "Sources/Client/ServerAPI"),
+      name: "CTFOClient", dependencies: ["CTFOWire", "HTTP", "FlatJSON"],
+      path: "Sources/Client/CTFOClient"),
     .target(
       name: "CommandSupport",
-      dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"],
+      dependencies: [
+        "FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "CTFOWire", "CTFOClient",
+        "FlatJSON",
+      ],
       path: "Sources/Client/CommandSupport"),
     // One program for the app and every command: no full Foundation, linked fully statically
     // (DECISIONS.md, "One binary, one store").
@@ -92,7 +104,7 @@ let package = Package(
       name: "ctfo",
       dependencies: [
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
-        "CommandSupport", "HTTP", "ServerAPI",
+        "CommandSupport", "HTTP", "CTFOWire", "CTFOClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Client/ctfo",
       linkerSettings: [
@@ -104,7 +116,8 @@ let package = Package(
     .target(
       name: "CTFOServer",
       dependencies: [
-        "SQL", "ServerAPI", "FeedCore", "CardText", "CTLS",
+        "SQL", "CTFOWire", "FeedCore", "CardText", "FlatJSON",
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -113,7 +126,7 @@ let package = Package(
     .executableTarget(
       name: "ctfo-server",
       dependencies: [
-        "CTFOServer", "ServerAPI", "Store", "CommandSupport",
+        "CTFOServer", "CTFOWire", "Store",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -124,7 +137,7 @@ let package = Package(
       name: "ctfo-bench",
       dependencies: [
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "CommandSupport",
-        "ServerAPI", "HTTP",
+        "CTFOWire", "CTFOClient", "HTTP",
       ], path: "Sources/Tools/ctfo-bench"
     ),
 
@@ -135,14 +148,15 @@ let package = Package(
       name: "ctfo-fuzz",
       dependencies: [
         "CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal", "HTTP",
-        "ServerAPI",
+        "CTFOWire", "CTFOClient",
       ],
       path: "Tests/Fuzz/Harness"),
 
     // What several test targets share: a temporary home, a deck writer, fake sources, fixtures
     // and the snapshot helper.
     .target(
-      name: "TestSupport", dependencies: ["FeedCore", "CardText", "FeedPipeline", "App"],
+      name: "TestSupport",
+      dependencies: ["FeedCore", "CardText", "FeedPipeline", "App", "CTFOWire"],
       path: "Tests/TestSupport"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
     .testTarget(
@@ -153,7 +167,9 @@ let package = Package(
     ),
     .testTarget(
       name: "StoreTests",
-      dependencies: ["Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CCourtesy"],
+      dependencies: [
+        "Store", "FeedCore", "FlatJSON", "TestSupport", "CTFOWire", "SQL", "CCourtesy",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "TestSupport"]),
     .testTarget(name: "AppTests", dependencies: ["App", "TestSupport"]),
@@ -164,13 +180,15 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     // The client against the real server, started on loopback by each test.
     .testTarget(
-      name: "ServerAPITests",
+      name: "CTFOClientTests",
       dependencies: [
-        "ServerAPI", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP", "TestSupport",
-        "CommandSupport", "App", "SQL",
+        "CTFOClient", "CTFOWire", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP",
+        "TestSupport", "CommandSupport", "App", "SQL",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // The protocol's JSON, read and written without a network.
+    .testTarget(name: "CTFOWireTests", dependencies: ["CTFOWire", "TestSupport"]),
     .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.

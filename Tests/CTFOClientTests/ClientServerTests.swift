@@ -1,8 +1,9 @@
+import CTFOClient
 import CTFOServer
+import CTFOWire
 import FeedCore
 import FeedPipeline
 import HTTP
-import ServerAPI
 import Store
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import FeedCore
+import FlatJSON
 import Testing
 
 @testable import Store

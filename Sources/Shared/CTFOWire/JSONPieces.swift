@@ -1,14 +1,14 @@
 import CCourtesy
-import FeedCore
 import FoundationEssentials
 
 /// A large answer decoded in pieces, with a yield point (Courtesy) every few kilobytes.
 ///
 /// FoundationEssentials' `JSONDecoder` scans the whole text before it decodes a value: for a
-/// pull of 10,000 cards (3.6 MB) that scan took 16 ms here, on the pull's background thread,
-/// with no point at which it gives the CPU up to a key. This splitter makes that first pass
-/// itself, yielding every 4 KiB: it hands the decoder the top-level object with its long
-/// arrays emptied (`"cards":[]`), then those arrays' elements `groupSize` at a time.
+/// large pull that scan is one long stretch on the pull's background thread, with no point at
+/// which it gives the CPU up to a key (DECISIONS.md, "A large pull is decoded in pieces"). This
+/// splitter makes that first pass itself, yielding every 4 KiB: it hands the decoder the
+/// top-level object with its long arrays emptied (`"cards":[]`), then those arrays' elements
+/// `groupSize` at a time.
 ///
 /// It reads only the shape of the text (strings, brackets, commas, the letters of literals); the
 /// decoder still checks every byte. Any text it does not take for one object gives nil, and the
@@ -21,8 +21,7 @@ struct JSONPieces {
   /// Each split array's elements, as ranges of the text, in order.
   var elements: [String: [Range<Int>]]
 
-  /// Elements decoded at a time, each group then a yield point: 16 cards are about 5 KB, some
-  /// 80 µs of decoding here.
+  /// Elements decoded at a time, each group then a yield point: 16 cards are about 5 KB.
   static let groupSize = 16
 
   /// Splits `text`, one JSON object, at the elements of its members named in `arrays`. Nil when

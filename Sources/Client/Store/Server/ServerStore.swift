@@ -1,8 +1,8 @@
+import CTFOWire
 import CardText
 import FeedCore
 import FeedPipeline
 import SQL
-import ServerAPI
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
