@@ -22,6 +22,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     // Hummingbird's own lifecycle, named to give the server's shutdown a deadline.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // SHA-256 for the server's tokens; already in the graph through Hummingbird.
+    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -41,8 +43,13 @@ let package = Package(
     .target(
       name: "SQL", dependencies: ["CSQLite", "CSQLiteExtras", "YieldToUser"],
       path: "Sources/Shared/SQL"),
+    // The CTFO protocol's value types and their JSON (openapi.yaml), the analytics sinks'
+    // formats among them: what the client and the server share. Pure: no I/O.
+    .target(
+      name: "CTFOWire", dependencies: ["FeedCore", "FlatJSON", "YieldToUser"],
+      path: "Sources/Shared/CTFOWire"),
     // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
-    // are wrapped in C (Sources/CTLS/tls.c).
+    // are wrapped in C (Sources/C/CTLS/tls.c).
     .target(
       name: "CTLS", path: "Sources/C/CTLS",
       linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
@@ -61,6 +68,8 @@ let package = Package(
     .target(
       name: "CardPreparation", dependencies: ["FeedCore", "CardText"],
       path: "Sources/Core/CardPreparation"),
+    // JSON scanned and written by hand: flat objects, nesting depth, string literals.
+    .target(name: "FlatJSON", path: "Sources/Core/FlatJSON"),
     .target(
       name: "FeedPipeline",
       dependencies: [
@@ -77,13 +86,15 @@ let package = Package(
 
     // The deck format, shared by the client and the server: the line parser and its checks
     // (ids, type names, limits), deck files read in bounded memory, decks piped in live.
-    .target(name: "Decks", dependencies: ["FeedCore", "CardText"], path: "Sources/Shared/Decks"),
+    .target(
+      name: "Decks", dependencies: ["FeedCore", "CardText", "FlatJSON"],
+      path: "Sources/Shared/Decks"),
 
     // The outer ring: the state database, the terminal, the command line.
     .target(
       name: "Store",
       dependencies: [
-        "FeedCore", "CardText", "SQL", "ServerAPI", "YieldToUser", "Decks",
+        "FeedCore", "CardText", "SQL", "CTFOWire", "FlatJSON", "YieldToUser", "Decks",
       ], path: "Sources/Client/Store"),
     .target(
       name: "Terminal", dependencies: ["CNcursesw", "CardText", "App"],
@@ -91,15 +102,15 @@ let package = Package(
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
     // "An HTTP client of our own").
     .target(name: "HTTP", dependencies: ["CTLS", "YieldToUser"], path: "Sources/Client/HTTP"),
-    // The CTFO API's client: auth, pull, card bodies (openapi.yaml), over HTTP.
+    // The CTFO API's client: auth, pull, card bodies, analytics sinks (openapi.yaml), over HTTP.
     .target(
-      name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "YieldToUser"],
-      path: "Sources/Client/ServerAPI"),
+      name: "CTFOClient", dependencies: ["CTFOWire", "HTTP", "FlatJSON"],
+      path: "Sources/Client/CTFOClient"),
     .target(
       name: "CommandSupport",
       dependencies: [
-        "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "Store", "HTTP", "ServerAPI",
-        "YieldToUser",
+        "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "Store", "HTTP", "CTFOWire",
+        "CTFOClient", "FlatJSON", "YieldToUser",
       ],
       path: "Sources/Client/CommandSupport"),
     // One program for the app and every command: no full Foundation, linked fully statically
@@ -108,7 +119,7 @@ let package = Package(
       name: "ctfo",
       dependencies: [
         "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "App", "Screens", "Store",
-        "Terminal", "CommandSupport", "HTTP", "ServerAPI", "YieldToUser", "Decks",
+        "Terminal", "CommandSupport", "HTTP", "CTFOWire", "CTFOClient", "YieldToUser", "Decks",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Client/ctfo",
       linkerSettings: [
@@ -120,7 +131,8 @@ let package = Package(
     .target(
       name: "CTFOServer",
       dependencies: [
-        "SQL", "ServerAPI", "FeedCore", "CardText", "CTLS",
+        "SQL", "CTFOWire", "FeedCore", "CardText", "FlatJSON",
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -129,7 +141,7 @@ let package = Package(
     .executableTarget(
       name: "ctfo-server",
       dependencies: [
-        "CTFOServer", "ServerAPI", "Decks", "CommandSupport",
+        "CTFOServer", "CTFOWire", "Decks",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -140,7 +152,7 @@ let package = Package(
       name: "ctfo-bench",
       dependencies: [
         "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "CommandSupport",
-        "ServerAPI", "HTTP",
+        "CTFOWire", "CTFOClient", "HTTP",
       ], path: "Sources/Tools/ctfo-bench"
     ),
 
@@ -151,14 +163,15 @@ let package = Package(
       name: "ctfo-fuzz",
       dependencies: [
         "CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal", "HTTP",
-        "ServerAPI", "Decks",
+        "CTFOWire", "CTFOClient", "Decks",
       ],
       path: "Tests/Fuzz/Harness"),
 
     // What several test targets share: a temporary home, a deck writer, fake sources, fixtures
     // and the snapshot helper.
     .target(
-      name: "TestSupport", dependencies: ["FeedCore", "CardText", "CardPreparation", "App"],
+      name: "TestSupport",
+      dependencies: ["FeedCore", "CardText", "CardPreparation", "App", "CTFOWire"],
       path: "Tests/TestSupport"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
     .testTarget(
@@ -170,13 +183,14 @@ let package = Package(
     .testTarget(
       name: "StoreTests",
       dependencies: [
-        "Store", "FeedCore", "TestSupport", "ServerAPI", "SQL", "CYieldToUser", "Decks",
+        "Store", "FeedCore", "FlatJSON", "TestSupport", "CTFOWire", "SQL", "CYieldToUser",
+        "Decks",
       ],
       exclude: ["Fixtures"]),
     .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestSupport"]),
     .testTarget(name: "SQLTests", dependencies: ["SQL", "TestSupport"]),
     // The server's library on its own: its store, without the client.
-    .testTarget(name: "CTFOServerTests", dependencies: ["CTFOServer", "ServerAPI", "TestSupport"]),
+    .testTarget(name: "CTFOServerTests", dependencies: ["CTFOServer", "CTFOWire", "TestSupport"]),
     .testTarget(
       name: "FeedPipelineTests", dependencies: ["FeedPipeline", "CardPreparation", "TestSupport"]),
     .testTarget(name: "YieldToUserTests", dependencies: ["YieldToUser"]),
@@ -188,13 +202,15 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     // The client against the real server, started on loopback by each test.
     .testTarget(
-      name: "ServerAPITests",
+      name: "CTFOClientTests",
       dependencies: [
-        "ServerAPI", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP", "TestSupport",
-        "CommandSupport", "App", "SQL",
+        "CTFOClient", "CTFOWire", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP",
+        "TestSupport", "CommandSupport", "App", "SQL",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // The protocol's JSON, read and written without a network.
+    .testTarget(name: "CTFOWireTests", dependencies: ["CTFOWire", "TestSupport"]),
     .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.

@@ -1,5 +1,5 @@
 import CTFOServer
-import ServerAPI
+import CTFOWire
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Decks
 import FeedCore
+import FlatJSON
 import Testing
 
 @testable import Store

@@ -1,6 +1,6 @@
+import CTFOWire
 import FeedCore
 import Foundation
-import ServerAPI
 import Testing
 
 @testable import Store

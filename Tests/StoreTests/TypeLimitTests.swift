@@ -1,5 +1,5 @@
+import CTFOWire
 import FeedCore
-import ServerAPI
 import Testing
 
 @testable import Store

@@ -1,6 +1,7 @@
+import CTFOClient
+import CTFOWire
 import FeedCore
 import HTTP
-import ServerAPI
 import Store
 import Synchronization
 

@@ -1,5 +1,6 @@
+import CTFOClient
+import CTFOWire
 import HTTP
-import ServerAPI
 import Synchronization
 
 /// The bodies of the cards a pull sent without them, fetched for the running app on the

@@ -1,6 +1,6 @@
+import CTFOWire
 import FeedCore
 import HTTP
-import ServerAPI
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import Dispatch
 import FeedCore
+import FlatJSON
 import Synchronization
 
 #if canImport(Glibc)

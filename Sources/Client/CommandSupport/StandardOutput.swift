@@ -1,4 +1,5 @@
 import FeedCore
+import FlatJSON
 
 #if canImport(Glibc)
   import Glibc

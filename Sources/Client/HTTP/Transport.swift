@@ -52,9 +52,9 @@ public struct HTTPTransport: Sendable {
       written += try stream.write(piece, deadline: deadline)
       Courtesy.yieldPoint()
     }
-    var limits = ResponseReader<StreamSource>.Limits()
+    var limits = ResponseReader<ConnectionBytes>.Limits()
     limits.body = bodyLimit
-    var reader = ResponseReader(StreamSource(stream: stream, deadline: deadline), limits: limits)
+    var reader = ResponseReader(ConnectionBytes(stream: stream, deadline: deadline), limits: limits)
     return try reader.response(method: request.method)
   }
 }
@@ -68,7 +68,9 @@ protocol Stream {
   func read(limit: Int, deadline: ContinuousClock.Instant) throws(HTTPError) -> [UInt8]
 }
 
-struct StreamSource: ByteSource {
+/// A connection's bytes as `ResponseReader` takes them: each read waits no later than the
+/// request's deadline, and is a yield point.
+struct ConnectionBytes: ByteSource {
   let stream: any Stream
   let deadline: ContinuousClock.Instant
 

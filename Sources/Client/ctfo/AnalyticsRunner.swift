@@ -1,6 +1,7 @@
+import CTFOClient
+import CTFOWire
 import CommandSupport
 import Dispatch
-import ServerAPI
 import Store
 import Synchronization
 

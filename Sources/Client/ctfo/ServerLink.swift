@@ -1,9 +1,10 @@
 import App
+import CTFOClient
+import CTFOWire
 import CommandSupport
 import Dispatch
 import FeedCore
 import FeedPipeline
-import ServerAPI
 import Store
 import Synchronization
 import Terminal

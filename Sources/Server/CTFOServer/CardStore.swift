@@ -1,4 +1,4 @@
-import ServerAPI
+import CTFOWire
 
 /// What the server keeps: cards, types, scores, tokens and notifications, each change stamped
 /// with a revision so that a pull sends only what changed since the client's cache key.

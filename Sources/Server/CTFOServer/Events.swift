@@ -1,8 +1,9 @@
+import CTFOWire
 import FeedCore
+import FlatJSON
 import Foundation
 import Hummingbird
 import NIOCore
-import ServerAPI
 
 /// An analytics event the server took: where it came from, its dedup key, its name and time.
 public struct ReceivedEvent: Sendable, Equatable {

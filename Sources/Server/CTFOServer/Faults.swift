@@ -1,7 +1,7 @@
+import CTFOWire
 import Foundation
 import Hummingbird
 import NIOCore
-import ServerAPI
 import Synchronization
 
 #if canImport(Glibc)

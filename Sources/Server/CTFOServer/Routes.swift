@@ -1,10 +1,11 @@
+import CTFOWire
 import FeedCore
+import FlatJSON
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import ServerAPI
 import Synchronization
 
 /// The settings of a running server.

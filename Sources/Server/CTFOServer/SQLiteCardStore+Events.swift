@@ -1,6 +1,6 @@
+import CTFOWire
 import CardText
 import SQL
-import ServerAPI
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

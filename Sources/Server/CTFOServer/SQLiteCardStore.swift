@@ -1,6 +1,6 @@
+import CTFOWire
 import SQL
 import Synchronization
-import ServerAPI
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import CTLS
+import Crypto
 
 /// Tokens: 32 random bytes, given to the client in hex, kept by the server only as SHA-256.
 enum Token {
@@ -9,20 +9,13 @@ enum Token {
   }
 
   static func hash(_ text: String) -> [UInt8] {
-    var digest = [UInt8](repeating: 0, count: 32)
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBytes { ctfo_sha256($0.baseAddress, $0.count, &digest) }
-    return digest
+    Array(SHA256.hash(data: Array(text.utf8)))
   }
 
-  /// `bytes` random bytes in hex.
+  /// `bytes` random bytes in hex, from the system's secure generator (getrandom on Linux).
   static func random(bytes count: Int) -> String {
-    var bytes = [UInt8](repeating: 0, count: count)
-    if ctfo_random_bytes(&bytes, count) != 1 {
-      var generator = SystemRandomNumberGenerator()
-      for i in bytes.indices { bytes[i] = UInt8.random(in: .min ... .max, using: &generator) }
-    }
-    return hex(bytes)
+    var generator = SystemRandomNumberGenerator()
+    return hex((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
   }
 
   static func hex(_ bytes: [UInt8]) -> String {

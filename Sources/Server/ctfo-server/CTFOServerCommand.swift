@@ -1,12 +1,11 @@
 import ArgumentParser
 import CTFOServer
-import CommandSupport
+import CTFOWire
 import Decks
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import ServerAPI
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -129,7 +128,7 @@ struct Serve: AsyncParsableCommand {
   func run() async throws {
     Self.raiseOpenFileLimit()
     let store = try data.store()
-    let decks = deck.isEmpty ? Paths(home: nil).bundledDeckFiles : deck
+    let decks = deck.isEmpty ? BundledDecks.files() : deck
     let contents = DeckCheck.read(decks)
     for problem in contents.report.problems {
       FileHandle.standardError.write(Data("ctfo-server: \(problem)\n".utf8))

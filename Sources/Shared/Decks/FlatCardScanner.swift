@@ -1,4 +1,5 @@
 import FeedCore
+import FlatJSON
 
 /// The fast path of `DeckParser` for the common line: a flat JSON object whose values are
 /// strings or null (`FlatJSONObject`). It returns nil for anything else (a number, a missing

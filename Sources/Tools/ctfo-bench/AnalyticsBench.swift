@@ -1,8 +1,8 @@
+import CTFOWire
 import CommandSupport
 import FeedCore
 import Foundation
 import HTTP
-import ServerAPI
 import Store
 
 /// `ctfo-bench analytics URL DATABASE N [queue-only]`: the analytics figures of `make bench`

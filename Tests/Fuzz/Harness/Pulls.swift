@@ -1,5 +1,6 @@
+import CTFOClient
+import CTFOWire
 import HTTP
-import ServerAPI
 
 /// A pull's answer decoded in pieces (`JSONPieces`, the splitter that lets a large pull yield
 /// to the keys) and whole: both fail, or both give the same pull. The splitter reads untrusted

@@ -2,7 +2,8 @@ import FeedCore
 import HTTP
 import Store
 
-@testable import ServerAPI
+@testable import CTFOClient
+@testable import CTFOWire
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
+import CTFOWire
 import FeedCore
+import FlatJSON
 import SQL
-import ServerAPI
 
 #if canImport(Glibc)
   import Glibc

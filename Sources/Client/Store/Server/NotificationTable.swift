@@ -1,5 +1,5 @@
 import SQL
-import ServerAPI
+import CTFOWire
 
 /// `server_notifications`: the server's notifications for the user, each marked once the app
 /// dismissed it.

@@ -1,6 +1,6 @@
 import FeedCore
 import SQL
-import ServerAPI
+import CTFOWire
 
 /// The server's scores: on the server's cards (`score`, `scored_at`, `score_reason`), and in
 /// `pending_scores` for a card not yet here.

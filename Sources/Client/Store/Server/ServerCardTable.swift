@@ -3,7 +3,7 @@ import Decks
 import FeedCore
 import YieldToUser
 import SQL
-import ServerAPI
+import CTFOWire
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,6 +1,6 @@
+import CTFOWire
 import FeedCore
 import SQL
-import ServerAPI
 
 /// What the state database holds of the CTFO server: the client's session (`SessionTable`),
 /// the server's cards (`ServerCardTable`, a deck of their own in the card index), scores

@@ -1,5 +1,5 @@
 import SQL
-import ServerAPI
+import CTFOWire
 
 /// The `server_session` row (id 1): the server, the install, the token, the clock offset, the
 /// pulls' cache keys, and how the last pull went.

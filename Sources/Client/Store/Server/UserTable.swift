@@ -1,5 +1,5 @@
 import SQL
-import ServerAPI
+import CTFOWire
 
 /// The user as the server last described it: its status (a column of `server_session`) and
 /// its notifications (`NotificationTable`).

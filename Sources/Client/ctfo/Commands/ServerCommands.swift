@@ -1,7 +1,8 @@
 import ArgumentParser
+import CTFOClient
+import CTFOWire
 import CardText
 import CommandSupport
-import ServerAPI
 import Store
 
 /// `ctfo pull`: pulls the configured server's cards now.

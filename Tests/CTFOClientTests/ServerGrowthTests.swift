@@ -1,8 +1,8 @@
 import CTFOServer
+import CTFOWire
 import Foundation
 import HTTP
 import SQL
-import ServerAPI
 import TestSupport
 import Testing
 

@@ -1,8 +1,9 @@
+import CTFOClient
 import CTFOServer
+import CTFOWire
 import CommandSupport
 import FeedCore
 import HTTP
-import ServerAPI
 import Store
 import Synchronization
 import TestSupport

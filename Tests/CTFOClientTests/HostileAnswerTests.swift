@@ -1,7 +1,8 @@
+import CTFOClient
+import CTFOWire
 import CommandSupport
 import Foundation
 import HTTP
-import ServerAPI
 import Store
 import TestSupport
 import Testing

@@ -1,7 +1,8 @@
+import CTFOClient
+import CTFOWire
 import FeedCore
 import Foundation
 import HTTP
-import ServerAPI
 
 /// One install talking to the server request by request, as a hostile or plain client would:
 /// its own auth, events and pulls, each answer given back whole.

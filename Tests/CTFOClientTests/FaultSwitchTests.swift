@@ -1,6 +1,7 @@
+import CTFOClient
 import CTFOServer
+import CTFOWire
 import HTTP
-import ServerAPI
 import Testing
 
 /// The server's test fault switch (`Faults`): scripted answers, delays, resets and closes

@@ -1,9 +1,9 @@
 import CTFOServer
+import CTFOWire
 import Foundation
 import SQL
-import ServerAPI
-import Testing
 import TestSupport
+import Testing
 
 /// The server's side of the connection: what it holds of bodies and for how long,
 /// what it refuses before parsing, what it logs, HEAD, and ids as a path carries them. Each

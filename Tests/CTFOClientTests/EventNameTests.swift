@@ -1,7 +1,7 @@
 import CTFOServer
+import CTFOWire
 import Foundation
 import HTTP
-import ServerAPI
 import Testing
 
 /// Event names reach an operator's terminal (`ctfo-server events`): a name with a control,

@@ -1,4 +1,4 @@
-import FeedCore
+import FlatJSON
 
 extension Wire.Card {
   /// The members of a card, in the order `flat` reads them.

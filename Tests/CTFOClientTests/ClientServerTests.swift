@@ -1,9 +1,10 @@
+import CTFOClient
 import CTFOServer
 import CardText
+import CTFOWire
 import FeedCore
 import FeedPipeline
 import HTTP
-import ServerAPI
 import Store
 import TestSupport
 import Testing

@@ -1,9 +1,10 @@
+import CTFOClient
 import CTFOServer
+import CTFOWire
 import Foundation
 import HTTP
 import Hummingbird
 import Logging
-import ServerAPI
 import Synchronization
 import TestSupport
 

@@ -1,8 +1,8 @@
-import FeedCore
 import FoundationEssentials
+import TestSupport
 import Testing
 
-@testable import ServerAPI
+@testable import CTFOWire
 
 /// A pull's cards are read by hand when they are flat objects (`Wire.Card.flat`, over
 /// `FlatJSONObject`): the common shapes take that path and give what `JSONDecoder` gives; any
@@ -73,7 +73,7 @@ import Testing
 
   /// What the server's encoder writes for a card is all read by hand.
   @Test func cardsAsJSONEncoderWritesThemAreReadByHand() throws {
-    let pull = JSONPiecesTests.pull(cards: 100)
+    let pull = WirePulls.pull(cards: 100)
     for card in pull.cards {
       let bytes = Array(try JSONEncoder().encode(card))
       let (fast, decoded) = both(bytes)

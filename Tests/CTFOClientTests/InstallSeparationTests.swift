@@ -1,8 +1,8 @@
 import CTFOServer
+import CTFOWire
 import FeedCore
 import Foundation
 import HTTP
-import ServerAPI
 import Testing
 
 /// What one install sends or receives never touches another's:

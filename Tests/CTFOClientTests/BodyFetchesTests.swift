@@ -1,7 +1,8 @@
+import CTFOClient
 import CTFOServer
+import CTFOWire
 import CommandSupport
 import Dispatch
-import ServerAPI
 import Synchronization
 import Testing
 

@@ -1,34 +1,19 @@
 import FeedCore
 import FoundationEssentials
 import HTTP
+import TestSupport
 import Testing
 
-@testable import ServerAPI
+@testable import CTFOClient
+@testable import CTFOWire
 
 /// A large pull is decoded in pieces (yield points for the keys): the same pull as a
 /// decode of the whole answer, and an error naming the same place.
 @Suite struct JSONPiecesTests {
-  /// A pull with every member, its arrays long enough to span several groups.
-  static func pull(cards: Int) -> Wire.Pull {
-    Wire.Pull(
-      cacheKey: "k\"1", full: true, serverTime: 1_700_000_000_000,
-      types: [Wire.CardType(name: "fact", label: "Fact ]}", colour: "red")],
-      cards: (0..<cards).map { i in
-        Wire.Card(
-          id: "c\(i)", type: "fact", title: i % 3 == 0 ? nil : "Title [\(i)] {\"}",
-          body: i % 7 == 0 ? nil : "Body \\ \(i) ],[ \u{1F600} é " + String(repeating: "w", count: i % 50),
-          bodyOmitted: i % 7 == 0 ? true : nil, source: "S", url: "https://example.org/\(i)",
-          publishedAt: Int64(i))
-      },
-      removed: (0..<150).map { "gone,\($0)]" },
-      scores: (0..<cards).map { Wire.Score(cardId: "c\($0)", score: Double($0) / 3, scoredAt: 5) },
-      user: Wire.User(status: "ok", notifications: []))
-  }
-
   static func answer(_ text: [UInt8]) -> HTTPResponse { HTTPResponse(status: 200, body: text) }
 
   @Test func aLargePullDecodesAsAWholeDecodeDoes() throws {
-    let pull = Self.pull(cards: 1000)
+    let pull = WirePulls.pull(cards: 1000)
     let encoder = JSONEncoder()
     encoder.outputFormatting = .prettyPrinted  // white space between every token
     for text in [try encoder.encode(pull), try JSONEncoder().encode(pull)] {
@@ -50,7 +35,7 @@ import Testing
 
   /// A bad card is left out and named by its place in the whole array, both ways.
   @Test func aBadCardIsNamedByItsPlaceBothWays() throws {
-    let text = String(decoding: try JSONEncoder().encode(Self.pull(cards: 300)), as: UTF8.self)
+    let text = String(decoding: try JSONEncoder().encode(WirePulls.pull(cards: 300)), as: UTF8.self)
       .replacing(#""id":"c200""#, with: #""id":200"#)
     let bytes = Array(text.utf8)
     let whole = try APIClient.decodePull(Self.answer(bytes), piecewise: .max)
@@ -61,7 +46,7 @@ import Testing
   /// A bad element is told by its index in the whole array, as the whole decode tells it.
   @Test(arguments: ["scores", "removed"])
   func aBadElementIsNamedAsTheWholeDecodeNamesIt(array: String) throws {
-    var text = String(decoding: try JSONEncoder().encode(Self.pull(cards: 300)), as: UTF8.self)
+    var text = String(decoding: try JSONEncoder().encode(WirePulls.pull(cards: 300)), as: UTF8.self)
     let bad = array == "scores" ? #""cardId":"c200""# : #""gone,130]""#
     let broken = array == "removed" ? "130" : bad.replacing("\"c200\"", with: "200")
     text = text.replacing(bad, with: broken)

@@ -1,4 +1,5 @@
-import FeedCore
+import CTFOWire
+import FlatJSON
 import HTTP
 
 #if canImport(FoundationEssentials)
@@ -6,30 +7,6 @@ import HTTP
 #else
   import Foundation
 #endif
-
-/// Where analytics events go (issue 15): the CTFO server, Mixpanel's `/import`, GA4's
-/// Measurement Protocol. Each takes batches of the outbox's events (their JSON objects as
-/// recorded, Mixpanel's import format) and says what an answer means for them.
-public enum SinkKind: String, Sendable, CaseIterable, Hashable {
-  case ctfo, mixpanel, ga
-
-  /// The largest batch: events and bytes of body (ctfo.md notes M1, G1).
-  public var limits: (events: Int, bytes: Int) {
-    switch self {
-    case .ctfo, .mixpanel: (2000, 2 << 20)
-    case .ga: (25, 130_000)
-    }
-  }
-
-  /// How `ctfo status` names it.
-  public var title: String {
-    switch self {
-    case .ctfo: "CTFO server"
-    case .mixpanel: "Mixpanel"
-    case .ga: "Google Analytics"
-    }
-  }
-}
 
 /// What an answer means for the batch sent.
 public enum SinkVerdict: Sendable, Equatable {
@@ -42,20 +19,8 @@ public enum SinkVerdict: Sendable, Equatable {
   case retry(status: Int?, after: Int?, reason: String)
 }
 
-/// The body of a batch for each sink, and the reading of the answers.
-public enum EventFormat {
-  /// Mixpanel's import body, which the CTFO server takes too: a JSON array of the events.
-  public static func importBody(_ payloads: [String]) -> [UInt8] {
-    var body: [UInt8] = [0x5B]
-    body.reserveCapacity(payloads.reduce(2) { $0 + $1.utf8.count + 1 })
-    for (i, payload) in payloads.enumerated() {
-      if i > 0 { body.append(0x2C) }
-      body += payload.utf8
-    }
-    body.append(0x5D)
-    return body
-  }
-
+/// The reading of each sink's answers, and its requests.
+extension EventFormat {
   /// The verdict on an answer of `/import?strict=1` or `POST /v1/events` (notes M3): `200`
   /// delivered; `400` with `failed_records` refuses those and delivers the rest.
   public static func importVerdict(_ answer: HTTPResponse, count: Int) -> SinkVerdict {
@@ -126,47 +91,6 @@ public enum EventFormat {
     case .text(let text): return String(text.prefix(200))
     case .object(let inner): return inner.message.map { String($0.prefix(200)) }
     case nil: return nil
-    }
-  }
-
-  /// `/import?strict=1`'s `400` answer (notes M3).
-  public struct ImportFailure: Codable, Sendable {
-    public struct Record: Codable, Sendable {
-      public var index: Int
-      public var insertID: String?
-      public var field: String?
-      public var message: String?
-
-      public init(index: Int, insertID: String?, field: String?, message: String?) {
-        self.index = index
-        self.insertID = insertID
-        self.field = field
-        self.message = message
-      }
-
-      enum CodingKeys: String, CodingKey {
-        case index, field, message
-        case insertID = "$insert_id"
-      }
-    }
-    public var code: Int
-    public var error: String
-    public var failedRecords: [Record]
-    public var numRecordsImported: Int
-    public var status: String
-
-    public init(error: String, failedRecords: [Record], imported: Int) {
-      code = 400
-      self.error = error
-      self.failedRecords = failedRecords
-      numRecordsImported = imported
-      status = "Bad Request"
-    }
-
-    enum CodingKeys: String, CodingKey {
-      case code, error, status
-      case failedRecords = "failed_records"
-      case numRecordsImported = "num_records_imported"
     }
   }
 }

@@ -1,5 +1,6 @@
+import CTFOClient
+import CTFOWire
 import HTTP
-import ServerAPI
 import TestSupport
 import Testing
 

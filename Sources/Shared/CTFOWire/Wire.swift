@@ -19,11 +19,20 @@ public enum Wire {
     }
     public struct User: Codable, Sendable, Equatable {
       public var id: String?
+
+      public init(id: String?) { self.id = id }
     }
     public var installId: String
     public var device: Device
     public var user: User
     public var clientTime: Int64
+
+    public init(installId: String, device: Device, user: User, clientTime: Int64) {
+      self.installId = installId
+      self.device = device
+      self.user = user
+      self.clientTime = clientTime
+    }
   }
 
   public struct AuthResponse: Codable, Sendable, Equatable {

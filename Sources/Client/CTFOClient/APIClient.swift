@@ -1,4 +1,4 @@
-import FeedCore
+import CTFOWire
 import HTTP
 
 #if canImport(FoundationEssentials)
@@ -192,74 +192,26 @@ public struct APIClient: Sendable {
   private static func decode<T: Decodable>(_ type: T.Type, _ answer: HTTPResponse) throws(APIError)
     -> T
   {
-    guard !JSONNesting.exceeds(answer.body) else {
-      throw .invalid("\(T.self): arrays or objects nested over \(JSONNesting.limit) deep")
-    }
-    do { return try JSONDecoder().decode(type, from: Data(answer.body)) } catch {
-      throw .invalid("\(T.self): \(Self.reason(error))")
+    do throws(Wire.Unreadable) { return try Wire.decode(type, from: answer.body) } catch {
+      throw .invalid(error.reason)
     }
   }
 
-  /// A pull's answer; one of `piecewise` bytes or more in pieces (`JSONPieces`), so that its
-  /// decoding gives the CPU up to a key every few kilobytes. Both ways give the same pull, or
-  /// an error naming the same place (the arrays are decoded after the other members).
+  /// A pull's answer (`Wire.decodePull`): one of `piecewise` bytes or more is decoded in pieces,
+  /// giving the CPU up to a key every few kilobytes.
   public static func decodePull(_ answer: HTTPResponse, piecewise: Int = piecewiseSize)
     throws(APIError)
     -> Wire.Pull
   {
-    guard answer.body.count >= piecewise,
-      let pieces = JSONPieces.split(
-        answer.body, arrays: ["cards", "removed", "scores"], limit: JSONNesting.limit)
-    else { return try decode(Wire.Pull.self, answer) }
-    let decoder = JSONDecoder()
-    var pull: Wire.Pull
-    do { pull = try decoder.decode(Wire.Pull.self, from: Data(pieces.envelope)) } catch {
-      throw .invalid("\(Wire.Pull.self): \(Self.reason(error))")
-    }
-    var array = "cards"
-    do throws(JSONPieces.GroupError) {
-      (pull.cards, pull.refused) = Wire.PulledCard.sorted(
-        try pieces.decode(
-          Wire.PulledCard.self, of: array, in: answer.body, decoder: decoder,
-          fast: { Wire.Card.flat($0).map(Wire.PulledCard.card) }))
-      array = "removed"
-      pull.removed = try pieces.decode(String.self, of: array, in: answer.body, decoder: decoder)
-      array = "scores"
-      pull.scores = try pieces.decode(Wire.Score.self, of: array, in: answer.body, decoder: decoder)
+    do throws(Wire.Unreadable) {
+      return try Wire.decodePull(answer.body, piecewise: piecewise)
     } catch {
-      throw .invalid(
-        "\(Wire.Pull.self): \(Self.reason(error.error, under: array, from: error.first))")
+      throw .invalid(error.reason)
     }
-    return pull
   }
 
   /// Answers at least this long are decoded in pieces.
-  public static let piecewiseSize = 64 * 1024
-
-  /// `under` and `from`: the error came from elements of the array `under` numbered from
-  /// `from` (a group of `JSONPieces`); its path is told as in the whole answer.
-  private static func reason(_ error: any Error, under array: String? = nil, from first: Int = 0)
-    -> String
-  {
-    guard let error = error as? DecodingError else { return "not JSON" }
-    func path(_ keys: [any CodingKey]) -> String {
-      var names = keys.map(\.stringValue)
-      if let array {
-        // The decoder names an element `Index N`.
-        if let index = keys.first?.intValue { names[0] = "Index \(first + index)" }
-        names.insert(array, at: 0)
-      }
-      return names.joined(separator: ".")
-    }
-    switch error {
-    case .keyNotFound(let key, _): return "no \"\(key.stringValue)\""
-    case .typeMismatch(_, let context), .valueNotFound(_, let context),
-      .dataCorrupted(let context):
-      let path = path(context.codingPath)
-      return path.isEmpty ? "not JSON of the expected shape" : "a bad \"\(path)\""
-    @unknown default: return "not JSON"
-    }
-  }
+  public static let piecewiseSize = Wire.piecewiseSize
 
   private static func failure(_ answer: HTTPResponse) -> APIError {
     switch answer.status {

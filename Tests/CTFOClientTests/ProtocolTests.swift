@@ -1,8 +1,9 @@
 import App
+import CTFOClient
 import CTFOServer
+import CTFOWire
 import CommandSupport
 import FeedCore
-import ServerAPI
 import Store
 import TestSupport
 import Testing
