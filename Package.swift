@@ -82,19 +82,21 @@ let package = Package(
     .target(
       name: "ServerAPI", dependencies: ["HTTP", "FeedCore", "CCourtesy"],
       path: "Sources/Client/ServerAPI"),
+    // The client program: its commands (Commands), its configuration and paths (Config), and
+    // what runs while the app does (Runtime: the run loop, the watcher, analytics, the server
+    // link, hooks).
     .target(
-      name: "CommandSupport",
-      dependencies: ["FeedCore", "CardText", "FeedPipeline", "Store", "HTTP", "ServerAPI"],
-      path: "Sources/Client/CommandSupport"),
+      name: "CTFOProgram",
+      dependencies: [
+        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal", "HTTP",
+        "ServerAPI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ], path: "Sources/Client/CTFOProgram"),
     // One program for the app and every command: no full Foundation, linked fully statically
-    // (DECISIONS.md, "One binary, one store").
+    // (DECISIONS.md, "One binary, one store"). Only its entry point lives here.
     .executableTarget(
       name: "ctfo",
-      dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "Terminal",
-        "CommandSupport", "HTTP", "ServerAPI",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ], path: "Sources/Client/ctfo",
+      dependencies: ["CTFOProgram"], path: "Sources/Client/ctfo",
       linkerSettings: [
         .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))
       ]
@@ -113,7 +115,7 @@ let package = Package(
     .executableTarget(
       name: "ctfo-server",
       dependencies: [
-        "CTFOServer", "ServerAPI", "Store", "CommandSupport",
+        "CTFOServer", "ServerAPI", "Store", "CTFOProgram",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -123,7 +125,7 @@ let package = Package(
     .executableTarget(
       name: "ctfo-bench",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "CommandSupport",
+        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "CTFOProgram",
         "ServerAPI", "HTTP",
       ], path: "Sources/Tools/ctfo-bench"
     ),
@@ -134,7 +136,7 @@ let package = Package(
     .executableTarget(
       name: "ctfo-fuzz",
       dependencies: [
-        "CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal", "HTTP",
+        "CFuzzDriver", "FeedCore", "Store", "CardText", "CTFOProgram", "App", "Terminal", "HTTP",
         "ServerAPI",
       ],
       path: "Tests/Fuzz/Harness"),
@@ -167,11 +169,11 @@ let package = Package(
       name: "ServerAPITests",
       dependencies: [
         "ServerAPI", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP", "TestSupport",
-        "CommandSupport", "App", "SQL",
+        "CTFOProgram", "App", "SQL",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ]),
-    .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),
+    .testTarget(name: "CTFOProgramTests", dependencies: ["CTFOProgram", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),
