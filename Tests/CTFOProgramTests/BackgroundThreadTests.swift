@@ -1,4 +1,4 @@
-import CommandSupport
+import CTFOProgram
 import Dispatch
 import Synchronization
 import Testing

@@ -1,4 +1,4 @@
-import CommandSupport
+import CTFOProgram
 import FeedCore
 import Foundation
 import TestSupport
@@ -194,7 +194,7 @@ import Testing
     let fromFile = #expect(throws: CLIError.self) { try Configuration.read(file: path) }
     #expect(fromFile?.exitCode == CLIError.configExit)
     let fromFlag = #expect(throws: CLIError.self) {
-      try Configuration.load(file: folder.path("none.toml"), flags: Globals(server: server))
+      try Configuration.load(file: folder.path("none.toml"), flags: OptionValues(server: server))
     }
     #expect(fromFlag?.exitCode == CLIError.usageExit, "\(fromFlag?.description ?? "")")
   }

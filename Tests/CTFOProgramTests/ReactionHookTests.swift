@@ -1,4 +1,4 @@
-import CommandSupport
+import CTFOProgram
 import FeedCore
 import Foundation
 import TestSupport
@@ -96,10 +96,10 @@ struct ReactionHookTests {
     let file = folder.path("config.toml")
     try Data("analytics = false\n[hooks]\nreaction = \"cat >> ~/ctfo.jsonl\"\n".utf8)
       .write(to: URL(fileURLWithPath: file))
-    let config = try Configuration.load(file: file, flags: Globals(noAnalytics: true))
+    let config = try Configuration.load(file: file, flags: OptionValues(noAnalytics: true))
     #expect(config.reactionHook == "cat >> ~/ctfo.jsonl")
     #expect(!config.analytics.enabled)
     try Data("[hooks]\nreaction = \"  \"\n".utf8).write(to: URL(fileURLWithPath: file))
-    #expect(throws: CLIError.self) { try Configuration.load(file: file, flags: Globals()) }
+    #expect(throws: CLIError.self) { try Configuration.load(file: file, flags: OptionValues()) }
   }
 }

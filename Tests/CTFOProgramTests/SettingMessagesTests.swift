@@ -1,9 +1,9 @@
-import CommandSupport
+import CTFOProgram
 import Testing
 
 /// A setting refused names where it came from once: the flag, or the file and line with the key.
 @Suite struct SettingMessagesTests {
-  private func refusal(_ flags: Globals) -> String? {
+  private func refusal(_ flags: OptionValues) -> String? {
     var configuration = Configuration()
     do {
       try configuration.apply(flags: flags)
@@ -16,11 +16,11 @@ import Testing
   /// "--server: server: plain http ..." said the key twice.
   @Test func aFlagIsNamedOnce() {
     #expect(
-      refusal(Globals(server: "http://example.com"))
+      refusal(OptionValues(server: "http://example.com"))
         == "--server: plain http is refused for example.com, which is not this machine: use https://"
     )
     #expect(
-      refusal(Globals(undoLimit: -3))
+      refusal(OptionValues(undoLimit: -3))
         == "--undo-limit must be a whole number from 0 to 1000 (got '-3')")
   }
 

@@ -1,5 +1,5 @@
+import CTFOProgram
 import CTFOServer
-import CommandSupport
 import Dispatch
 import ServerAPI
 import Synchronization

@@ -1,4 +1,4 @@
-import CommandSupport
+import CTFOProgram
 import Foundation
 import HTTP
 import ServerAPI

@@ -1,6 +1,6 @@
 import App
+import CTFOProgram
 import CTFOServer
-import CommandSupport
 import FeedCore
 import ServerAPI
 import Store

@@ -1,6 +1,6 @@
 import ArgumentParser
+import CTFOProgram
 import CTFOServer
-import CommandSupport
 import Foundation
 import Hummingbird
 import Logging

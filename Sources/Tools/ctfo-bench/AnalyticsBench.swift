@@ -1,4 +1,4 @@
-import CommandSupport
+import CTFOProgram
 import FeedCore
 import Foundation
 import HTTP

@@ -3,8 +3,8 @@ import Dispatch
 /// Runs async work from the synchronous `main` and waits for it on the calling thread.
 ///
 /// `ctfo`'s main is synchronous because an async `main` in a fully static binary ends in
-/// `pthread_exit`, whose unwinding sorts every frame description of the 20 MB binary (about
-/// 9 ms, measured). Only `ctfo next` with a large batch awaits, on the cooperative pool.
+/// `pthread_exit`, whose unwinding sorts every frame description of the binary, which every
+/// command would pay. Only `ctfo next` with a large batch awaits, on the cooperative pool.
 enum Blocking {
   static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let done = DispatchSemaphore(value: 0)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CommandSupport
 import FeedCore
 import Synchronization
 
@@ -8,16 +7,16 @@ import Synchronization
 /// One program for everything, linked fully statically without Foundation, so every command
 /// starts about as fast as fortune. Its `main` is synchronous: the interactive loop runs on
 /// the main thread (it blocks in poll(2), which must not hold a thread of Swift's cooperative
-/// pool), and commands that await bridge with `Blocking.wait`.
-@main
-struct CTFO: ParsableCommand {
+/// pool), and commands that await bridge with `Blocking.wait`. The `ctfo` executable's entry
+/// point calls `main()`.
+public struct CTFO: ParsableCommand {
   /// The configuration, marked as a plugin's while a command line that asks for no completion
   /// script is parsed: ArgumentParser then skips its probe for `--generate-completion-script`,
   /// which parses the line twice more as two pseudo-commands and costs every command about a
   /// million instructions of the runtime's conformance look-ups (DECISIONS.md, "Start-up").
   /// The mark is off again before anything prints a usage line (the plugin's name would
   /// prefix it).
-  static var configuration: CommandConfiguration {
+  public static var configuration: CommandConfiguration {
     var configuration = plainConfiguration
     if skipsCompletionProbe.load(ordering: .relaxed) { configuration._superCommandName = "" }
     return configuration
@@ -51,8 +50,10 @@ struct CTFO: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
+  public init() {}
+
   /// Runs the command; a `CLIError` is one line on stderr and its exit status.
-  static func main() {
+  public static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
     suggestCommand(for: arguments)
     do {
@@ -66,7 +67,7 @@ struct CTFO: ParsableCommand {
     }
   }
 
-  func run() throws {
+  public func run() throws {
     try Interactive.run(global)
   }
 

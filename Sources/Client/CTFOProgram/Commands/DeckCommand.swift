@@ -1,6 +1,5 @@
 import ArgumentParser
 import CardText
-import CommandSupport
 import Store
 
 /// `ctfo deck`: tools for deck files.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CommandSupport
 
 /// Options every command accepts, before or after the subcommand's name.
 struct GlobalOptions: ParsableArguments {
@@ -61,8 +60,8 @@ struct GlobalOptions: ParsableArguments {
 }
 
 extension GlobalOptions {
-  var values: Globals {
-    Globals(
+  var values: OptionValues {
+    OptionValues(
       home: home, deck: deck, seed: seed, lookahead: lookahead, undoLimit: undoLimit,
       onReplace: onReplace, onLaunch: onLaunch, server: server, feed: feed,
       noAnalytics: noAnalytics)

@@ -1,7 +1,6 @@
 import App
 import ArgumentParser
 import CardText
-import CommandSupport
 import Store
 
 /// `ctfo history`: the cards shown, newest first, numbered from 1 as the app's `#1`.

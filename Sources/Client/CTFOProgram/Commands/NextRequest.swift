@@ -13,7 +13,7 @@ import Store
 /// the calling thread, with no task, pool or dispatch queue, unless the batch is large) and
 /// the printing.
 public struct NextRequest: Equatable, Sendable {
-  public var globals = Globals()
+  public var globals = OptionValues()
   public var count = 1
   public var width: Int?
   public var height: Int?
@@ -26,7 +26,7 @@ public struct NextRequest: Equatable, Sendable {
   public var mark: TruncationMark
 
   public init(
-    globals: Globals = Globals(), count: Int = 1, width: Int? = nil, height: Int? = nil,
+    globals: OptionValues = OptionValues(), count: Int = 1, width: Int? = nil, height: Int? = nil,
     json: Bool = false, reveal: Bool = false, length: CardLength? = nil,
     mark: TruncationMark = .ellipsis
   ) {

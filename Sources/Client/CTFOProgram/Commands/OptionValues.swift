@@ -1,6 +1,6 @@
 /// The global options' values, however they were parsed: by ArgumentParser, or by
 /// `NextRequest(quick:)` for a plain `ctfo next`.
-public struct Globals: Equatable, Sendable {
+public struct OptionValues: Equatable, Sendable {
   public var home: String?
   public var deck: [String] = []
   public var seed: UInt64?

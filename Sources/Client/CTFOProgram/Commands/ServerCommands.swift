@@ -1,6 +1,5 @@
 import ArgumentParser
 import CardText
-import CommandSupport
 import ServerAPI
 import Store
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CardText
-import CommandSupport
 import FeedPipeline
 
 /// `ctfo types`: every card type with its setting and number of cards.

@@ -75,7 +75,7 @@ public struct Configuration: Equatable, Sendable {
   }
 
   /// Reads the config file, then applies the flags.
-  public static func load(file: String, flags: Globals) throws(CLIError) -> Configuration {
+  public static func load(file: String, flags: OptionValues) throws(CLIError) -> Configuration {
     var config = try read(file: file)
     try config.apply(flags: flags)
     return config
@@ -115,7 +115,7 @@ public struct Configuration: Equatable, Sendable {
     return Array(bytes[..<count])
   }
 
-  public mutating func apply(flags: Globals) throws(CLIError) {
+  public mutating func apply(flags: OptionValues) throws(CLIError) {
     let given: [(String, String?)] = [
       ("undo-limit", flags.undoLimit.map(String.init)), ("on-replace", flags.onReplace),
       ("on-launch", flags.onLaunch), ("lookahead", flags.lookahead.map(String.init)),

@@ -1,6 +1,5 @@
 import App
 import CardText
-import CommandSupport
 import FeedCore
 import FeedPipeline
 import Store
@@ -39,7 +38,7 @@ struct Launch {
   /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
   /// the decks; the problems of decks indexed now go to stderr, one line each.
   /// `interactive` gives the database a reader connection of its own, for the UI thread.
-  init(_ options: Globals, syncDecks: Bool = true, interactive: Bool = false) throws {
+  init(_ options: OptionValues, syncDecks: Bool = true, interactive: Bool = false) throws {
     paths = Paths(home: options.home)
     configuration = try Configuration.load(file: paths.configFile, flags: options)
     configuredKeys =

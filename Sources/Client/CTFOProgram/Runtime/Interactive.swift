@@ -1,7 +1,6 @@
 import App
 import ArgumentParser
 import CardText
-import CommandSupport
 import FeedCore
 import FeedPipeline
 import Store

@@ -1,4 +1,3 @@
-import CommandSupport
 import Glibc
 
 /// Opens a card's link in the user's browser: `$BROWSER` (a program name; the first of a

@@ -1,6 +1,5 @@
 import App
 import CardText
-import CommandSupport
 import Dispatch
 import FeedCore
 import FeedPipeline

@@ -1,5 +1,4 @@
 import App
-import CommandSupport
 import Dispatch
 import FeedCore
 import FeedPipeline

@@ -1,4 +1,3 @@
-import CommandSupport
 import Dispatch
 import FeedCore
 import FeedPipeline
