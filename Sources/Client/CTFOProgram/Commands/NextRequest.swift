@@ -12,20 +12,20 @@ import Store
 /// What `ctfo next` was asked for, and the part of its run both binaries share: the deal (on
 /// the calling thread, with no task, pool or dispatch queue, unless the batch is large) and
 /// the printing.
-public struct NextRequest: Equatable, Sendable {
-  public var globals = OptionValues()
-  public var count = 1
-  public var width: Int?
-  public var height: Int?
-  public var json = false
+struct NextRequest: Equatable, Sendable {
+  var globals = OptionValues()
+  var count = 1
+  var width: Int?
+  var height: Int?
+  var json = false
   /// Print what the card keeps for its whole view too: a trivia answer, a punchline.
-  public var reveal = false
+  var reveal = false
   /// Only short or only long cards, as fortune's `-s` and `-l`.
-  public var length: CardLength?
+  var length: CardLength?
   /// What ends a cut line: `…`, or `...` where the terminal may draw `…` two cells wide.
-  public var mark: TruncationMark
+  var mark: TruncationMark
 
-  public init(
+  init(
     globals: OptionValues = OptionValues(), count: Int = 1, width: Int? = nil, height: Int? = nil,
     json: Bool = false, reveal: Bool = false, length: CardLength? = nil,
     mark: TruncationMark = .ellipsis
@@ -43,11 +43,11 @@ public struct NextRequest: Equatable, Sendable {
   /// Up to this many cards are dealt on the calling thread; more go through a `Feed`, whose
   /// preparations use both cores (measured at 30,000 cards: 43,000 cards/s alone, 56,000 with
   /// the feed). Both deal the same cards for the same seed and lookahead.
-  public static let serialLimit = 256
+  static let serialLimit = 256
 
   /// The text area: `--width` and `--height`, else the terminal's size; when the output is not
   /// a terminal, 60 columns and the whole card (as fortune prints a whole fortune).
-  public var area: TextArea {
+  var area: TextArea {
     let size = TerminalSize.ofStandardOutput()
     return TextArea(width: width ?? size?.width ?? 60, height: height ?? size?.height ?? .max)
   }
@@ -64,7 +64,7 @@ public struct NextRequest: Equatable, Sendable {
   /// time, as they come; `chunk` returns false to stop (the reader went away).
   /// `stateDatabase` is the database's path and `lookahead` the configured one; `progress`
   /// is where the home's rounds stood.
-  public func deal(
+  func deal(
     catalog: [TypeCount], enabled: Set<String>, scores: [PoolScore],
     progress: RoundProgress<Int> = RoundProgress(), stateDatabase: String,
     lookahead configured: Int, chunk: ([PreparedCard]) throws -> Bool
@@ -100,7 +100,7 @@ public struct NextRequest: Equatable, Sendable {
 
   /// Deals the cards on the calling thread (for up to `serialLimit` cards: the same cards
   /// `deal` gives).
-  public func dealSerially(
+  func dealSerially(
     catalog: [TypeCount], enabled: Set<String>, scores: [PoolScore],
     progress: RoundProgress<Int> = RoundProgress(), reader: CardReader, lookahead configured: Int
   ) throws -> [PreparedCard] {
@@ -122,7 +122,7 @@ public struct NextRequest: Equatable, Sendable {
   private var seed: UInt64 { globals.seed ?? UInt64.random(in: .min ... .max) }
 
   /// Seconds since 1970, now.
-  public static func now() -> Double {
+  static func now() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
@@ -135,23 +135,23 @@ public struct NextRequest: Equatable, Sendable {
 ///
 /// It tells how many cards of each batch reached the output whole, so that history records
 /// what was printed and nothing else.
-public struct CardPrinter {
+struct CardPrinter {
   private let request: NextRequest
   private let labels: [String: String]
   private var out = StandardOutput()
   private var started = false
   /// True once the reader went away (a closed pipe): stop dealing; it is not an error.
-  public private(set) var closed = false
+  private(set) var closed = false
 
   /// `labels` are the types' labels by name.
-  public init(_ request: NextRequest, labels: [String: String]) {
+  init(_ request: NextRequest, labels: [String: String]) {
     self.request = request
     self.labels = labels
   }
 
   /// Writes `cards` and returns how many reached the output whole. Throws when the output
   /// fails for another reason than a closed pipe (a full disk).
-  public mutating func write(_ cards: [PreparedCard]) throws(CLIError) -> Int {
+  mutating func write(_ cards: [PreparedCard]) throws(CLIError) -> Int {
     guard !closed else { return 0 }
     var ends: [Int] = []
     for card in cards {
@@ -200,16 +200,16 @@ public struct CardPrinter {
   }
 
   /// The line that ends a card whose answer or punchline is not printed.
-  public static let hiddenAnswer = "  (answer hidden: --reveal prints it)"
+  static let hiddenAnswer = "  (answer hidden: --reveal prints it)"
 }
 
 /// Fortune's `-s` and `-l`: cards of at most, or more than, 160 characters (title and body).
-public enum CardLength: String, Sendable, Hashable, CaseIterable {
+enum CardLength: String, Sendable, Hashable, CaseIterable {
   case short, long
 
-  public static let limit = 160
+  static let limit = 160
 
-  public func admits(_ card: Card) -> Bool {
+  func admits(_ card: Card) -> Bool {
     let length = (card.title?.count ?? 0) + card.body.count
     return self == .short ? length <= Self.limit : length > Self.limit
   }

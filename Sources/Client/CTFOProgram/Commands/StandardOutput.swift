@@ -7,36 +7,36 @@ import FeedCore
 #endif
 
 /// Collects output and writes it to stdout in large blocks.
-public struct StandardOutput {
+struct StandardOutput {
   private var buffer: [UInt8] = []
   /// The first write error (errno); nothing more is written after it.
-  public private(set) var failure: Int32?
+  private(set) var failure: Int32?
   /// The bytes written so far.
-  public private(set) var bytesWritten = 0
+  private(set) var bytesWritten = 0
   /// Where the next byte appended will be, counted from the first byte ever appended.
-  public var offset: Int { bytesWritten + buffer.count }
+  var offset: Int { bytesWritten + buffer.count }
 
-  public init() { buffer.reserveCapacity(1 << 16) }
+  init() { buffer.reserveCapacity(1 << 16) }
 
-  public mutating func line(_ text: String) {
+  mutating func line(_ text: String) {
     raw(text)
     endLine()
   }
 
   /// Appends text as it is.
-  public mutating func raw(_ text: String) { buffer.append(contentsOf: text.utf8) }
+  mutating func raw(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
   /// Ends the line, writing the buffer out when it is large.
-  public mutating func endLine() {
+  mutating func endLine() {
     buffer.append(0x0A)
     if buffer.count >= 1 << 16 { flush() }
   }
 
   /// Appends a JSON string literal for `text` (`null` for nil), escaping on the UTF-8 bytes.
-  public mutating func json(_ text: String?) { JSONText.append(text, to: &buffer) }
+  mutating func json(_ text: String?) { JSONText.append(text, to: &buffer) }
 
   /// Writes one JSON object on its own line; keys are ours (plain ASCII), values are escaped.
-  public mutating func jsonObject(_ fields: KeyValuePairs<String, JSONValue>) {
+  mutating func jsonObject(_ fields: KeyValuePairs<String, JSONValue>) {
     jsonFields(fields.map { ($0.key, $0.value) })
     endLine()
   }
@@ -70,7 +70,7 @@ public struct StandardOutput {
     buffer.append(0x7D)
   }
 
-  public mutating func flush() {
+  mutating func flush() {
     guard !buffer.isEmpty, failure == nil else { return buffer.removeAll(keepingCapacity: true) }
     failure = buffer.withUnsafeBytes { raw -> Int32? in
       var offset = 0
@@ -88,14 +88,14 @@ public struct StandardOutput {
 
   /// Writes what is left; an output that could not be written (a full disk, a closed pipe) is
   /// an error, not a silent success.
-  public mutating func finish() throws(CLIError) {
+  mutating func finish() throws(CLIError) {
     flush()
     if let failure { throw CLIError("cannot write the output: \(Errors.text(failure))") }
   }
 }
 
 /// A value of the JSON objects the commands print.
-public indirect enum JSONValue {
+indirect enum JSONValue {
   case string(String?)
   case int(Int)
   case bool(Bool)

@@ -5,8 +5,8 @@
 #endif
 
 /// The size of the terminal standard output is, if it is one.
-public enum TerminalSize {
-  public static func ofStandardOutput() -> (width: Int, height: Int)? {
+enum TerminalSize {
+  static func ofStandardOutput() -> (width: Int, height: Int)? {
     guard isatty(1) == 1 else { return nil }
     var size = winsize()
     guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {

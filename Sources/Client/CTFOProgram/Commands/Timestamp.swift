@@ -5,9 +5,9 @@
 #endif
 
 /// Times as the commands print them, through the C library.
-public enum Timestamp {
+enum Timestamp {
   /// Seconds since 1970 in ISO 8601, UTC, to the second: `2026-11-23T19:32:14Z`.
-  public static func iso8601(_ seconds: Double) -> String {
+  static func iso8601(_ seconds: Double) -> String {
     var time = time_t(seconds.rounded(.down))
     var parts = tm()
     gmtime_r(&time, &parts)

@@ -9,8 +9,8 @@
 ///     SpawnAttributes.with(ownGroup: false) { attributes in
 ///       posix_spawnp(&pid, program, nil, &attributes, argv, environ)
 ///     }
-public enum SpawnAttributes {
-  public static func with<T>(
+enum SpawnAttributes {
+  static func with<T>(
     ownGroup: Bool, _ body: (inout posix_spawnattr_t) -> T
   ) -> T {
     var attributes = posix_spawnattr_t()
