@@ -87,12 +87,9 @@ enum Interactive {
         precacheBudget: launch.configuration.precacheBudget, wake: wake, analytics: recording,
         recorded: { runner.withLock { $0 }?.poke() })
     }
-    let sinks = recording == nil ? [] : AnalyticsSinks.configured(launch.configuration)
     let analytics = AnalyticsRunner(
-      deliveries: sinks.map { kind in
-        SinkDelivery(
-          kind: kind, configuration: launch.configuration, database: launch.database, pull: pull)
-      }, outbox: outbox, changed: { wake.wake() })
+      configuration: launch.configuration, recording: recording != nil, outbox: outbox,
+      database: launch.database, pull: pull, changed: { wake.wake() })
     runner.withLock { $0 = analytics }
     let feed = try launch.feed(area: area, mark: mark, fetchBody: link?.bodies.body) {
       wake.wake()
@@ -109,8 +106,19 @@ enum Interactive {
       }
       feed.follow(stream, name: "stdin", base: base)
     }
+    // One watcher, kept for the run: edits of the decks reach the feed, and a change of the
+    // state folder (another process's commit) wakes the loop at once.
     let edits = DeckEdits(feed: feed, index: launch.index)
-    edits.watch(files: launch.flaggedDecks, folders: [launch.paths.userDecks])
+    let database = launch.paths.stateDatabase
+    let folder = database.lastIndex(of: "/").map { String(database[..<$0]) } ?? "."
+    let watcher = FileWatcher(
+      files: launch.flaggedDecks, folders: [launch.paths.userDecks],
+      stateFolder: folder.isEmpty ? "/" : folder
+    ) { [weak edits] change in
+      if change.contains(.state) { wake.wake() }
+      if change.contains(.decks) { edits?.decksChanged() }
+    }
+    edits.follow(watcher)
     let (window, launched) = try launch.state.launchUndo(
       configuration: launch.configuration.undo, time: NextRequest.now())
     feed.start()
@@ -125,11 +133,6 @@ enum Interactive {
     services.launched(launched)
     // What earlier runs left in the outbox goes now.
     analytics.poke()
-    // Kept for the run, as the deck edits are: its thread wakes the loop when the state folder
-    // changes.
-    let database = launch.paths.stateDatabase
-    let folder = database.lastIndex(of: "/").map { String(database[..<$0]) } ?? "."
-    let watcher = StateWatcher(folder: folder.isEmpty ? "/" : folder, wake: wake)
     defer { withExtendedLifetime((watcher, edits)) {} }
     InteractiveApp(
       session: session, wakeFD: wake.fd, services: services, mark: mark, keys: launch.keys

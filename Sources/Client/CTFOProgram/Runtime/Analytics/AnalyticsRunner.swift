@@ -3,12 +3,15 @@ import ServerAPI
 import Store
 import Synchronization
 
-/// Runs the app's analytics sinks: each flushes on a thread of its own (the CTFO
-/// server's too: a batch the server holds never holds the user's pull on the link's), when the
-/// app records events and when a wait the sink asked for ends. No timer is armed while nothing is
-/// queued, so an idle app uses no CPU; one sink failing never holds another back.
+/// The app's analytics: runs its sinks (a `SinkDelivery` each) from the outbox the app records
+/// events to. Each sink flushes on a thread of its own (the CTFO server's too: a batch the
+/// server holds never holds the user's pull on the link's), when the app records events and
+/// when a wait the sink asked for ends. No timer is armed while nothing is queued, so an idle
+/// app uses no CPU; one sink failing never holds another back.
 ///
-///     let runner = AnalyticsRunner(deliveries: deliveries)
+///     let runner = AnalyticsRunner(
+///       configuration: config, recording: true, outbox: outbox, database: db, pull: pull,
+///       changed: { wake.wake() })
 ///     runner.poke()                  // events were committed
 ///     runner.finish(within: .seconds(2))  // at quit; the rest waits for the next run
 final class AnalyticsRunner: Sendable {
@@ -60,6 +63,20 @@ final class AnalyticsRunner: Sendable {
       sink.timer.schedule(deadline: .distantFuture)
       sink.timer.resume()
     }
+  }
+
+  /// The app's runner: a sink for each `AnalyticsSinks.configured(configuration)` when
+  /// `recording` (none when analytics are off), sending over HTTP; the CTFO server's through
+  /// `pull`.
+  convenience init(
+    configuration: Configuration, recording: Bool, outbox: Outbox, database: StateDatabase,
+    pull: ServerPull?, changed: @escaping @Sendable () -> Void
+  ) {
+    let sinks = recording ? AnalyticsSinks.configured(configuration) : []
+    self.init(
+      deliveries: sinks.map { kind in
+        SinkDelivery(kind: kind, configuration: configuration, database: database, pull: pull)
+      }, outbox: outbox, changed: changed)
   }
 
   /// The most events waiting for a failing sink, when it changed since the last call.

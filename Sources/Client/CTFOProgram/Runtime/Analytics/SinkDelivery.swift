@@ -24,7 +24,7 @@ public enum AnalyticsSinks {
     app: "ctfo/\(ServerPull.version)", locale: ServerPull.locale)
 }
 
-/// Sends one sink's events from the outbox (issue 15): batches from the sink's cursor, in
+/// Sends one sink's events from the outbox: batches from the sink's cursor, in
 /// order, each within the sink's limits; an answer acknowledges, splits, dead-letters or
 /// backs off as `SinkVerdict` says. Blocking, on a thread of the caller's; nothing here arms a
 /// timer: `flush` says when to come back, and the caller decides.

@@ -18,6 +18,10 @@ import Terminal
 /// running feed at once, and so do its scores. The app's pulls keep every indexed card at its
 /// ordinal (`ServerStore.apply(keepOrdinals:)`), so the feed built at launch stays right; the
 /// holes they leave close at the next launch.
+///
+/// The running app's one way to the server: `ServerPull` does one pull or fetch (and `ctfo
+/// pull`'s), `BodyFetches` the bodies the feed asks for, `ServerTraffic` lets analytics talk
+/// only while the link is quiet.
 final class ServerLink: Sendable {
   private let pull: ServerPull
   private let store: ServerStore

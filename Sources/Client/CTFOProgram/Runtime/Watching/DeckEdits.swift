@@ -8,8 +8,8 @@ import Synchronization
   import Glibc
 #endif
 
-/// Follows edits of the user's deck files while the app runs (issue 16): the decks folder's
-/// `*.jsonl` files and `--deck` files, watched with inotify (`DeckWatcher`).
+/// Follows edits of the user's deck files while the app runs: the decks folder's `*.jsonl`
+/// files and `--deck` files, as the app's `FileWatcher` records them.
 ///
 /// A saved deck is read again whole on a queue of its own (never on the UI thread) and
 /// compared, by id, with what the feed has of it: the index's cards at launch, then the last
@@ -30,24 +30,23 @@ final class DeckEdits: Sendable {
 
   /// Each deck followed so far, by path (touched only on `queue`).
   private let decks = Mutex<[String: Deck]>([:])
-  /// The watcher, once started (kept for the run).
-  private let watcher = Mutex<DeckWatcher?>(nil)
+  /// The watcher whose deck changes this reads (kept for the run).
+  private let watcher = Mutex<FileWatcher?>(nil)
 
   init(feed: Feed, index: DeckIndex) {
     self.feed = feed
     self.index = index
   }
 
-  /// Watches `files` and the `*.jsonl` of `folders`; false when inotify is not available (the
-  /// app then follows no edits).
-  @discardableResult
-  func watch(files: [String], folders: [String]) -> Bool {
-    let made = DeckWatcher(files: files, folders: folders) { [weak self] in
-      guard let self else { return }
-      queue.async { self.readChanged() }
-    }
-    watcher.withLock { $0 = made }
-    return made != nil
+  /// Reads the deck changes `watcher` records (nil when inotify is not available: the app then
+  /// follows no edits), each time `decksChanged()` is called.
+  func follow(_ watcher: FileWatcher?) {
+    self.watcher.withLock { $0 = watcher }
+  }
+
+  /// The watcher recorded deck changes: they are read and applied on a queue of their own.
+  func decksChanged() {
+    queue.async { self.readChanged() }
   }
 
   private func readChanged() {

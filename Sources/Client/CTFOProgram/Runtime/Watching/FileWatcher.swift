@@ -4,22 +4,28 @@ import Synchronization
   import Glibc
 #endif
 
-/// Watches deck files for changes while the app runs (issue 16): the user decks folder (its
-/// *.jsonl files come, change and go) and single deck files given with --deck.
+/// The running app's one file watcher: deck files (the user decks folder, whose *.jsonl files
+/// come, change and go, and single deck files given with --deck) and the state database's
+/// folder, where another process's commit (`ctfo disable TYPE` in another terminal) is seen.
 ///
-/// Like the app's `StateWatcher`, one detached thread blocks on an inotify descriptor, so an
-/// idle app uses no CPU. It watches folders, never the files themselves: an editor such as vim
-/// saves by writing a new file and renaming it over the old one, which a watch on the old
-/// file's inode would miss. It waits for a file to be closed after a write, moved in or away,
-/// or deleted; not for each write (`IN_MODIFY`), which would wake the app hundreds of times for
-/// one save.
+/// One detached thread blocks on one inotify descriptor, so an idle app uses no CPU. It watches
+/// folders, never the files themselves: an editor such as vim saves by writing a new file and
+/// renaming it over the old one, which a watch on the old file's inode would miss. It waits for
+/// a file to be closed after a write, moved in or away, or deleted; not for each write
+/// (`IN_MODIFY`), which would wake the app hundreds of times for one save, or for each of the
+/// app's own writes to its state (every swipe, a pull, each analytics flush).
 ///
-/// A path counts when it is one of `files` (reported as given) or a `*.jsonl` directly in one
-/// of `folders` (reported as the folder, without its trailing slashes, `/`, the name: what
+/// A deck path counts when it is one of `files` (reported as given) or a `*.jsonl` directly in
+/// one of `folders` (reported as the folder, without its trailing slashes, `/`, the name: what
 /// `Paths` lists). Anything else, such as an editor's `.facts.jsonl.swp`, `4913` or
-/// `facts.jsonl~`, is ignored and wakes no one.
+/// `facts.jsonl~`, is no deck change. In `stateFolder`, any file closed after a write or moved
+/// in is a state change: a command such as `ctfo disable` closes its connection when it exits.
+/// Another running app's change, whose files stay open, is seen at the next key, where the app
+/// looks at the settings too.
 ///
-///     let watcher = DeckWatcher(files: flagged, folders: [userDecks]) { wake.wake() }
+///     let watcher = FileWatcher(files: flagged, folders: [userDecks], stateFolder: state) { _ in
+///       wake.wake()
+///     }
 ///     // On the run loop, after a wake:
 ///     for path in watcher?.takeChanged() ?? [] { reload(path) }
 ///
@@ -30,19 +36,35 @@ import Synchronization
 /// read it, and nothing is read from a number the system has since given to another file.
 /// `onChange` runs on the watching thread: it should only wake the app (a pipe, a semaphore),
 /// and must not hold the watcher strongly, or the watcher never goes.
-public final class DeckWatcher: Sendable {
+public final class FileWatcher: Sendable {
   private let context: Context
   /// The watcher's end of the stop pipe, closed by `deinit` to end the thread.
   private let stop: Int32
 
-  /// The events that change a deck.
-  private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
+  /// What changed, as `onChange` is told.
+  public struct Change: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-  /// Watches the folder of each of `files` and each of `folders` (a missing folder is skipped),
-  /// calling `onChange` from the watching thread after recording changed paths; nil when the
-  /// system refuses inotify (no inotify, too many watches) — the app then simply does not
-  /// follow edits.
-  public init?(files: [String], folders: [String], onChange: @escaping @Sendable () -> Void) {
+    /// Deck paths were recorded: `takeChanged()` has them.
+    public static let decks = Change(rawValue: 1)
+    /// A file of the state folder was written and closed, or moved in.
+    public static let state = Change(rawValue: 2)
+  }
+
+  /// The events that change a deck.
+  private static let deckMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
+  /// The events that change the state folder.
+  private static let stateMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO)
+
+  /// Watches the folder of each of `files`, each of `folders` and `stateFolder` (a missing
+  /// folder is skipped), calling `onChange` from the watching thread after recording changed
+  /// deck paths; nil when the system refuses inotify (no inotify, too many watches): the app
+  /// then follows no edits, and sees other processes' changes at the next key.
+  public init?(
+    files: [String], folders: [String], stateFolder: String? = nil,
+    onChange: @escaping @Sendable (Change) -> Void
+  ) {
     // What to watch in each folder, by folder path: each folder is added once.
     var wanted: [String: Watch] = [:]
     for file in files {
@@ -54,12 +76,18 @@ public final class DeckWatcher: Sendable {
       guard !folder.isEmpty else { continue }
       wanted[folder, default: Watch()].decks = folder
     }
+    if let stateFolder {
+      let folder = Self.normalised(stateFolder)
+      if !folder.isEmpty { wanted[folder, default: Watch()].state = true }
+    }
 
     let fd = inotify_init1(Int32(IN_CLOEXEC))
     guard fd >= 0 else { return nil }
     var watches: [Int32: Watch] = [:]
     for (folder, watch) in wanted {
-      let descriptor = inotify_add_watch(fd, folder, Self.mask)
+      // Added to what the folder's watch has: two spellings of one folder may ask for
+      // different events.
+      let descriptor = inotify_add_watch(fd, folder, watch.mask | UInt32(IN_MASK_ADD))
       if descriptor >= 0 {
         // Two spellings of one folder (a symbolic link) share a watch descriptor.
         watches[descriptor, default: Watch()].merge(watch)
@@ -135,10 +163,19 @@ public final class DeckWatcher: Sendable {
     var decks: String?
     /// The watched files of the folder: name to the path as given.
     var files: [String: String] = [:]
+    /// The folder holds the state database: its files' changes are state changes.
+    var state = false
+
+    /// The events the folder is watched for.
+    var mask: UInt32 {
+      (decks != nil || !files.isEmpty ? FileWatcher.deckMask : 0)
+        | (state ? FileWatcher.stateMask : 0)
+    }
 
     mutating func merge(_ other: Watch) {
       decks = decks ?? other.decks
       files.merge(other.files) { mine, _ in mine }
+      state = state || other.state
     }
 
     /// The path a change of `name` reports, if it counts.
@@ -156,12 +193,12 @@ public final class DeckWatcher: Sendable {
     let stop: Int32
     let watches: [Int32: Watch]
     let files: [String]
-    let onChange: @Sendable () -> Void
+    let onChange: @Sendable (Change) -> Void
     let changed = Mutex<Set<String>>([])
 
     init(
       fd: Int32, stop: Int32, watches: [Int32: Watch], files: [String],
-      onChange: @escaping @Sendable () -> Void
+      onChange: @escaping @Sendable (Change) -> Void
     ) {
       self.fd = fd
       self.stop = stop
@@ -205,18 +242,22 @@ public final class DeckWatcher: Sendable {
           return
         }
         guard count > 0 else { return }
-        let paths = changes(in: UnsafeRawBufferPointer(start: buffer, count: count))
-        guard !paths.isEmpty else { continue }
-        changed.withLock { $0.formUnion(paths) }
-        onChange()
+        let (paths, state) = changes(in: UnsafeRawBufferPointer(start: buffer, count: count))
+        var change: Change = state ? .state : []
+        if !paths.isEmpty {
+          changed.withLock { $0.formUnion(paths) }
+          change.insert(.decks)
+        }
+        if !change.isEmpty { onChange(change) }
       }
     }
 
-    /// The deck paths the events in `bytes` change: records of a fixed header and `len` bytes
-    /// of name (NUL-padded), one after the other.
-    func changes(in bytes: UnsafeRawBufferPointer) -> Set<String> {
+    /// The deck paths the events in `bytes` change, and whether they change the state folder:
+    /// records of a fixed header and `len` bytes of name (NUL-padded), one after the other.
+    func changes(in bytes: UnsafeRawBufferPointer) -> (decks: Set<String>, state: Bool) {
       let header = MemoryLayout<inotify_event>.size
       var paths = Set<String>()
+      var state = false
       var offset = 0
       while offset + header <= bytes.count {
         let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
@@ -225,16 +266,19 @@ public final class DeckWatcher: Sendable {
         defer { offset = end }
         if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
           paths.formUnion(everything())
+          state = state || watches.values.contains(where: \.state)
           continue
         }
-        guard event.mask & DeckWatcher.mask != 0, event.mask & UInt32(IN_ISDIR) == 0,
-          let watch = watches[event.wd]
-        else { continue }
+        guard let watch = watches[event.wd] else { continue }
+        if watch.state, event.mask & FileWatcher.stateMask != 0 { state = true }
+        guard event.mask & FileWatcher.deckMask != 0, event.mask & UInt32(IN_ISDIR) == 0 else {
+          continue
+        }
         let name = String(
           decoding: bytes[(offset + header)..<end].prefix(while: { $0 != 0 }), as: UTF8.self)
         if let path = watch.path(of: name) { paths.insert(path) }
       }
-      return paths
+      return (paths, state)
     }
 
     /// What may have changed when the kernel dropped events (its queue overflowed): every

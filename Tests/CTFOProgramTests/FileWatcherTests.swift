@@ -11,7 +11,7 @@ private final class Scratch {
   let root: String
 
   init() throws {
-    var template = Array("/tmp/ctfo-deckwatcher-XXXXXX".utf8CString)
+    var template = Array("/tmp/ctfo-filewatcher-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer in
       mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
     }
@@ -40,17 +40,28 @@ private func write(_ path: String, _ text: String = "{}\n") throws {
   }
 }
 
-/// A watcher with its `onChange` counted on a semaphore.
+/// A watcher with its `onChange` counted on a semaphore, one for deck changes and one for
+/// state changes.
 private struct Watched {
-  let watcher: DeckWatcher
+  let watcher: FileWatcher
   let woken: DispatchSemaphore
+  let stateWoken: DispatchSemaphore
 
-  init?(files: [String] = [], folders: [String] = []) {
+  init?(files: [String] = [], folders: [String] = [], stateFolder: String? = nil) {
     let woken = DispatchSemaphore(value: 0)
-    guard let watcher = DeckWatcher(files: files, folders: folders, onChange: { woken.signal() })
+    let stateWoken = DispatchSemaphore(value: 0)
+    guard
+      let watcher = FileWatcher(
+        files: files, folders: folders, stateFolder: stateFolder,
+        onChange: { change in
+          // The state first: a test woken for decks then sees a state change of the same batch.
+          if change.contains(.state) { stateWoken.signal() }
+          if change.contains(.decks) { woken.signal() }
+        })
     else { return nil }
     self.watcher = watcher
     self.woken = woken
+    self.stateWoken = stateWoken
   }
 
   /// The paths reported, gathered on each `onChange` until `expected` are all in, or until 5 s
@@ -69,7 +80,7 @@ private struct Watched {
   }
 }
 
-@Suite struct DeckWatcherTests {
+@Suite struct FileWatcherTests {
   @Test func aDeckWrittenIntoAWatchedFolderIsReported() throws {
     let scratch = try Scratch()
     let decks = try scratch.folder("decks")
@@ -166,7 +177,7 @@ private struct Watched {
     let scratch = try Scratch()
     let decks = try scratch.folder("decks")
     let woken = DispatchSemaphore(value: 0)
-    var gone = DeckWatcher(files: [], folders: [decks], onChange: { woken.signal() })
+    var gone = FileWatcher(files: [], folders: [decks], onChange: { _ in woken.signal() })
     #expect(gone != nil)
     gone = nil
     let watched = try #require(Watched(folders: [decks]))
@@ -174,5 +185,37 @@ private struct Watched {
     try write(deck)
     #expect(watched.changes(until: [deck]) == [deck])
     #expect(woken.wait(timeout: .now()) == .timedOut)
+  }
+
+  /// A file of the state folder written and closed (a command's commit) is a state change, and
+  /// no deck change: a `*.jsonl` there is no deck unless the folder is a decks folder too.
+  @Test func aFileWrittenInTheStateFolderIsAStateChange() throws {
+    let scratch = try Scratch()
+    let state = try scratch.folder("state")
+    let decks = try scratch.folder("decks")
+    let watched = try #require(Watched(folders: [decks], stateFolder: state + "/"))
+    try write(state + "/state.sqlite")
+    #expect(watched.stateWoken.wait(timeout: .now() + .seconds(5)) == .success)
+    try write(state + "/notes.jsonl")
+    #expect(watched.stateWoken.wait(timeout: .now() + .seconds(5)) == .success)
+    let deck = decks + "/facts.jsonl"
+    try write(deck)
+    #expect(watched.changes(until: [deck]) == [deck], "only the decks folder's deck")
+  }
+
+  /// A folder that holds both the decks and the state, watched once: a deck saved there is a
+  /// deck change and a state change; a removal is a deck change only.
+  @Test func aFolderOfDecksAndStateReportsBoth() throws {
+    let scratch = try Scratch()
+    let home = try scratch.folder("home")
+    let deck = home + "/facts.jsonl"
+    try write(deck)
+    let watched = try #require(Watched(folders: [home], stateFolder: home))
+    #expect(unlink(deck) == 0)
+    #expect(watched.changes(until: [deck]) == [deck])
+    #expect(watched.stateWoken.wait(timeout: .now()) == .timedOut, "a deletion is no commit")
+    try write(deck)
+    #expect(watched.changes(until: [deck]) == [deck])
+    #expect(watched.stateWoken.wait(timeout: .now() + .seconds(5)) == .success)
   }
 }
