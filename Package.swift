@@ -106,22 +106,21 @@ let package = Package(
     .target(
       name: "CTFOClient", dependencies: ["CTFOWire", "HTTP", "FlatJSON"],
       path: "Sources/Client/CTFOClient"),
+    // The client program: its commands (Commands), its configuration and paths (Config), and
+    // what runs while the app does (Runtime: the run loop, the watcher, analytics, the server
+    // link, hooks).
     .target(
-      name: "CommandSupport",
-      dependencies: [
-        "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "Store", "HTTP", "CTFOWire",
-        "CTFOClient", "FlatJSON", "YieldToUser",
-      ],
-      path: "Sources/Client/CommandSupport"),
-    // One program for the app and every command: no full Foundation, linked fully statically
-    // (DECISIONS.md, "One binary, one store").
-    .executableTarget(
-      name: "ctfo",
+      name: "CTFOProgram",
       dependencies: [
         "FeedCore", "CardText", "CardPreparation", "FeedPipeline", "App", "Screens", "Store",
-        "Terminal", "CommandSupport", "HTTP", "CTFOWire", "CTFOClient", "YieldToUser", "Decks",
+        "Terminal", "HTTP", "CTFOWire", "CTFOClient", "FlatJSON", "YieldToUser", "Decks",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ], path: "Sources/Client/ctfo",
+      ], path: "Sources/Client/CTFOProgram"),
+    // One program for the app and every command: no full Foundation, linked fully statically
+    // (DECISIONS.md, "One binary, one store"). Only its entry point lives here.
+    .executableTarget(
+      name: "ctfo",
+      dependencies: ["CTFOProgram"], path: "Sources/Client/ctfo",
       linkerSettings: [
         .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))
       ]
@@ -151,7 +150,7 @@ let package = Package(
     .executableTarget(
       name: "ctfo-bench",
       dependencies: [
-        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "CommandSupport",
+        "FeedCore", "CardText", "FeedPipeline", "App", "Screens", "Store", "CTFOProgram",
         "CTFOWire", "CTFOClient", "HTTP",
       ], path: "Sources/Tools/ctfo-bench"
     ),
@@ -162,7 +161,7 @@ let package = Package(
     .executableTarget(
       name: "ctfo-fuzz",
       dependencies: [
-        "CFuzzDriver", "FeedCore", "Store", "CardText", "CommandSupport", "App", "Terminal", "HTTP",
+        "CFuzzDriver", "FeedCore", "Store", "CardText", "CTFOProgram", "App", "Terminal", "HTTP",
         "CTFOWire", "CTFOClient", "Decks",
       ],
       path: "Tests/Fuzz/Harness"),
@@ -205,13 +204,13 @@ let package = Package(
       name: "CTFOClientTests",
       dependencies: [
         "CTFOClient", "CTFOWire", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP",
-        "TestSupport", "CommandSupport", "App", "SQL",
+        "TestSupport", "CTFOProgram", "App", "SQL",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ]),
     // The protocol's JSON, read and written without a network.
     .testTarget(name: "CTFOWireTests", dependencies: ["CTFOWire", "TestSupport"]),
-    .testTarget(name: "CommandTests", dependencies: ["CommandSupport", "TestSupport"]),
+    .testTarget(name: "CTFOProgramTests", dependencies: ["CTFOProgram", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),

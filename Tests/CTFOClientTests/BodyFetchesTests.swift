@@ -1,7 +1,7 @@
 import CTFOClient
+import CTFOProgram
 import CTFOServer
 import CTFOWire
-import CommandSupport
 import Dispatch
 import Synchronization
 import Testing

@@ -1,6 +1,6 @@
 import CTFOClient
+import CTFOProgram
 import CTFOWire
-import CommandSupport
 import Foundation
 import HTTP
 import Store

@@ -1,8 +1,8 @@
 import App
 import CTFOClient
+import CTFOProgram
 import CTFOServer
 import CTFOWire
-import CommandSupport
 import FeedCore
 import Store
 import TestSupport

@@ -2,7 +2,7 @@ import App
 import CNcursesw
 
 /// What one result of `wget_wch` asks the session to do.
-public enum KeyAction: Sendable, Hashable {
+public enum DecodedKey: Sendable, Hashable {
   /// Hand this event to the app.
   case event(InputEvent)
   /// Ctrl-Z in raw mode: suspend the process, then report `.resumed`.
@@ -16,11 +16,11 @@ public enum KeyAction: Sendable, Hashable {
 public enum KeyDecoder {
   /// Decodes one value: a function-key code when `wget_wch` returned `KEY_CODE_YES`, otherwise a
   /// character.
-  public static func decode(_ value: UInt32, isKeyCode: Bool) -> KeyAction {
+  public static func decode(_ value: UInt32, isKeyCode: Bool) -> DecodedKey {
     isKeyCode ? functionKey(Int32(bitPattern: value)) : character(value)
   }
 
-  static func functionKey(_ code: Int32) -> KeyAction {
+  static func functionKey(_ code: Int32) -> DecodedKey {
     switch code {
     case KEY_RESIZE: .event(.resize)
     case KEY_UP: .event(.key(.up))
@@ -37,7 +37,7 @@ public enum KeyDecoder {
     }
   }
 
-  static func character(_ value: UInt32) -> KeyAction {
+  static func character(_ value: UInt32) -> DecodedKey {
     switch value {
     case 0x0D, 0x0A: .event(.key(.enter))
     case 0x20: .event(.key(.space))

@@ -1,5 +1,5 @@
+import CTFOProgram
 import CTFOWire
-import CommandSupport
 import FeedCore
 import Foundation
 import HTTP

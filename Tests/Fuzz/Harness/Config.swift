@@ -1,4 +1,4 @@
-import CommandSupport
+import CTFOProgram
 
 /// The config reader. Checks that a file either parses, with every entry on one of its lines
 /// and no key twice, or gives a problem on one of its lines whose message has no control

@@ -1,0 +1,33 @@
+/// The global options' values, however they were parsed: by ArgumentParser, or by
+/// `NextRequest(quick:)` for a plain `ctfo next`.
+public struct OptionValues: Equatable, Sendable {
+  public var home: String?
+  public var deck: [String] = []
+  public var seed: UInt64?
+  public var lookahead: Int?
+  public var undoLimit: Int?
+  public var onReplace: String?
+  public var onLaunch: String?
+  public var server: String?
+  /// `--feed hot|recent`.
+  public var feed: String?
+  /// `--no-analytics`, or `DO_NOT_TRACK=1` in the environment: nothing recorded.
+  public var noAnalytics = false
+
+  public init(
+    home: String? = nil, deck: [String] = [], seed: UInt64? = nil, lookahead: Int? = nil,
+    undoLimit: Int? = nil, onReplace: String? = nil, onLaunch: String? = nil,
+    server: String? = nil, feed: String? = nil, noAnalytics: Bool = false
+  ) {
+    self.feed = feed
+    self.noAnalytics = noAnalytics
+    self.home = home
+    self.deck = deck
+    self.seed = seed
+    self.lookahead = lookahead
+    self.undoLimit = undoLimit
+    self.onReplace = onReplace
+    self.onLaunch = onLaunch
+    self.server = server
+  }
+}

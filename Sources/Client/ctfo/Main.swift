@@ -1,0 +1,9 @@
+import CTFOProgram
+
+/// The `ctfo` program: everything it does lives in `CTFOProgram`.
+@main
+enum Main {
+  static func main() {
+    CTFO.main()
+  }
+}
