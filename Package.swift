@@ -210,7 +210,7 @@ let package = Package(
       ]),
     // The protocol's JSON, read and written without a network.
     .testTarget(name: "CTFOWireTests", dependencies: ["CTFOWire", "TestSupport"]),
-    .testTarget(name: "CTFOProgramTests", dependencies: ["CTFOProgram", "TestSupport"]),
+    .testTarget(name: "CTFOProgramTests", dependencies: ["CTFOProgram", "Decks", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),

@@ -1,4 +1,5 @@
 import CTFOProgram
+import Decks
 import Foundation
 import Testing
 
@@ -57,10 +58,10 @@ private final class Tree {
   @Test func theBundledDecksAreFoundAboveTheBinaryInstalledOrBuilt() throws {
     let tree = try Tree()
     let installed = try tree.make("usr/share/ctfo/decks")
-    #expect(Paths.bundledDecks(near: tree.root + "/usr/bin/ctfo") == installed)
+    #expect(DeckFolders.bundled(near: tree.root + "/usr/bin/ctfo") == installed)
     let resources = try tree.make("src/Resources/decks")
-    #expect(Paths.bundledDecks(near: tree.root + "/src/.build/x86_64/release/ctfo") == resources)
-    #expect(Paths.bundledDecks(near: tree.root + "/elsewhere/ctfo") == nil)
+    #expect(DeckFolders.bundled(near: tree.root + "/src/.build/x86_64/release/ctfo") == resources)
+    #expect(DeckFolders.bundled(near: tree.root + "/elsewhere/ctfo") == nil)
     let forced = Paths(
       home: "/h", environment: environment(["CTFO_BUNDLED_DECKS": ""]),
       executable: tree.root + "/usr/bin/ctfo")

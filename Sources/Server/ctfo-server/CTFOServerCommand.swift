@@ -128,7 +128,13 @@ struct Serve: AsyncParsableCommand {
   func run() async throws {
     Self.raiseOpenFileLimit()
     let store = try data.store()
-    let decks = deck.isEmpty ? BundledDecks.files() : deck
+    let decks =
+      deck.isEmpty
+      ? DeckFolders.jsonl(
+        in: DeckFolders.bundled(
+          environment: { ProcessInfo.processInfo.environment[$0] },
+          executable: DeckFolders.executablePath()
+        ).folder) : deck
     let contents = DeckCheck.read(decks)
     for problem in contents.report.problems {
       FileHandle.standardError.write(Data("ctfo-server: \(problem)\n".utf8))

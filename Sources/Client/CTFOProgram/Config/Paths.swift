@@ -1,3 +1,5 @@
+import Decks
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -23,7 +25,7 @@ public struct Paths: Equatable, Sendable {
   public init(
     home: String?, userHome: String? = nil,
     environment: (String) -> String? = Environment.variable,
-    executable: String? = Environment.executablePath()
+    executable: String? = DeckFolders.executablePath()
   ) {
     let userHome = environment("HOME") ?? userHome ?? Environment.passwordHome() ?? "/"
     if let home = home ?? environment("CTFO_HOME").flatMap({ $0.isEmpty ? nil : $0 }) {
@@ -39,15 +41,8 @@ public struct Paths: Equatable, Sendable {
       stateDatabase = "\(xdg("XDG_STATE_HOME", ".local/state"))/state.sqlite"
       userDecks = "\(xdg("XDG_DATA_HOME", ".local/share"))/decks"
     }
-    if let forced = environment("CTFO_BUNDLED_DECKS") {
-      bundledDecks = forced.isEmpty ? nil : forced
-      bundledSearch = forced.isEmpty ? "nowhere (CTFO_BUNDLED_DECKS is empty)" : forced
-    } else {
-      bundledDecks = executable.flatMap(Self.bundledDecks(near:))
-      bundledSearch =
-        bundledDecks
-        ?? "share/ctfo/decks and Resources/decks in \(executable.map(Self.parent) ?? "?") and every folder above it"
-    }
+    (bundledDecks, bundledSearch) = DeckFolders.bundled(
+      environment: environment, executable: executable)
   }
 
   /// What to say when no deck file was found: the folders searched, and what to do.
@@ -56,44 +51,12 @@ public struct Paths: Equatable, Sendable {
       + "\(bundledSearch)). Put a deck in \(userDecks), or give one with --deck FILE."
   }
 
-  /// The bundled decks of the program at `executable`: the first folder above it that holds
-  /// `share/ctfo/decks` (installed: `bin/ctfo` finds `PREFIX/share/ctfo/decks`) or `Resources/decks` (a binary built in the source tree).
-  public static func bundledDecks(near executable: String) -> String? {
-    var folder = parent(of: executable)
-    while !folder.isEmpty {
-      for candidate in ["share/ctfo/decks", "Resources/decks"] {
-        let path = folder == "/" ? "/\(candidate)" : "\(folder)/\(candidate)"
-        if isDirectory(path) { return path }
-      }
-      if folder == "/" { break }
-      folder = parent(of: folder)
-    }
-    return nil
-  }
-
   /// Every deck to load, in order: bundled, the user's folder, then `--deck` files (relative
   /// to the current folder).
   public func decks(extra: [String]) -> [String] {
     let cwd = Environment.currentDirectory() ?? "."
     let flagged = extra.map { $0.hasPrefix("/") ? $0 : "\(cwd)/\($0)" }
-    return Self.jsonl(in: bundledDecks) + Self.jsonl(in: userDecks) + flagged
-  }
-
-  /// The bundled decks' files, by name (what `ctfo-server` serves by default).
-  public var bundledDeckFiles: [String] { Self.jsonl(in: bundledDecks) }
-
-  /// The `*.jsonl` files of `folder`, by name; none when it cannot be read.
-  static func jsonl(in folder: String?) -> [String] {
-    guard let folder, let directory = opendir(folder) else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-      }
-      if name.hasSuffix(".jsonl") { names.append(name) }
-    }
-    return names.sorted().map { "\(folder)/\($0)" }
+    return DeckFolders.jsonl(in: bundledDecks) + DeckFolders.jsonl(in: userDecks) + flagged
   }
 
   /// The reaction hook's last failure (`HookFailures`), beside the state database.
@@ -102,11 +65,6 @@ public struct Paths: Equatable, Sendable {
   static func parent(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "" }
     return slash == path.startIndex ? "/" : String(path[..<slash])
-  }
-
-  static func isDirectory(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 }
 
@@ -121,14 +79,6 @@ public enum Environment {
   public static var doNotTrack: Bool {
     guard let value = variable("DO_NOT_TRACK") else { return false }
     return !["", "0", "false"].contains(value.lowercased())
-  }
-
-  /// This program's own path (`/proc/self/exe`), or nil when it cannot be read.
-  public static func executablePath() -> String? {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Every variable of the process's environment.

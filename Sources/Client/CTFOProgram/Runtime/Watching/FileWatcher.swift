@@ -1,3 +1,4 @@
+import Decks
 import Synchronization
 
 #if canImport(Glibc)
@@ -286,7 +287,7 @@ public final class FileWatcher: Sendable {
     func everything() -> Set<String> {
       var paths = Set(files)
       for watch in watches.values {
-        if let decks = watch.decks { paths.formUnion(Paths.jsonl(in: decks)) }
+        if let decks = watch.decks { paths.formUnion(DeckFolders.jsonl(in: decks)) }
       }
       return paths
     }

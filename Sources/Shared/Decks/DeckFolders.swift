@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where decks are found on disk, for `ctfo` and `ctfo-server` alike: the bundled decks beside
+/// the program, and the `*.jsonl` files of a folder. The C library alone (no Foundation): the
+/// quick path of `ctfo next` runs it.
+public enum DeckFolders {
+  /// The bundled decks' folder and, for a message when there is none, where it was looked for:
+  /// the folder `CTFO_BUNDLED_DECKS` names (none when it is empty), else the first folder above
+  /// `executable` that holds `share/ctfo/decks` (installed: `bin/ctfo` finds
+  /// `PREFIX/share/ctfo/decks`) or `Resources/decks` (a binary built in the source tree).
+  public static func bundled(
+    environment: (String) -> String?, executable: String?
+  ) -> (folder: String?, searched: String) {
+    if let forced = environment("CTFO_BUNDLED_DECKS") {
+      return forced.isEmpty
+        ? (nil, "nowhere (CTFO_BUNDLED_DECKS is empty)") : (forced, forced)
+    }
+    let folder = executable.flatMap(bundled(near:))
+    return (
+      folder,
+      folder ?? "share/ctfo/decks and Resources/decks in "
+        + "\(executable.map(parent) ?? "?") and every folder above it"
+    )
+  }
+
+  /// The first `share/ctfo/decks` or `Resources/decks` in a folder above `executable`.
+  public static func bundled(near executable: String) -> String? {
+    var folder = parent(of: executable)
+    while !folder.isEmpty {
+      for candidate in ["share/ctfo/decks", "Resources/decks"] {
+        let path = folder == "/" ? "/\(candidate)" : "\(folder)/\(candidate)"
+        if isDirectory(path) { return path }
+      }
+      if folder == "/" { break }
+      folder = parent(of: folder)
+    }
+    return nil
+  }
+
+  /// The `*.jsonl` files of `folder`, by name; none when it cannot be read.
+  public static func jsonl(in folder: String?) -> [String] {
+    guard let folder, let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name.hasSuffix(".jsonl") { names.append(name) }
+    }
+    return names.sorted().map { "\(folder)/\($0)" }
+  }
+
+  /// This program's path (`/proc/self/exe`), or nil where it cannot be read.
+  public static func executablePath() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+}
