@@ -102,6 +102,10 @@ public struct Session: Sendable {
     return (.loading, 0)
   }
 
+  /// Whether `next` has a card of its own to give, or waits for one's row, without the feed:
+  /// a card an undo pushed back, or one taken from the feed and not yet shown.
+  public var dealsWithoutFeed: Bool { !returned.isEmpty || pending != nil }
+
   /// The card on screen was swiped: its tombstone enters the undo window, and the effects (and
   /// `events`, its focus) are held to be written with the next card's history row.
   public mutating func swipe(
