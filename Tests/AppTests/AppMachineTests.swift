@@ -239,4 +239,53 @@ import Testing
     // After that the screens take no more actions.
     #expect(machine.reduce(.app(.wake), now: 5) == [])
   }
+
+  @Test func aTypeTurnedOffIsWrittenAndTheFeedToldWhichTypesItDeals() {
+    var machine = showingA()
+    #expect(machine.reduce(.app(.key(.character("s"))), now: 3) == [.app(.loadSettings)])
+    _ = machine.reduce(.app(.settingsLoaded(Fixtures.statuses(), problems: [])), now: 3)
+    #expect(
+      machine.reduce(.app(.key(.space)), now: 4) == [
+        .askEnabledTypes(type: "fact", enabled: false, confirmed: false)
+      ])
+    let enabled: Set<String> = ["fact", "word", "joke"]
+    #expect(
+      machine.reduce(.enabledTypes(enabled, type: "fact", enabled: false, confirmed: false), now: 4)
+        == [.enableTypes(["word", "joke"])])
+    #expect(
+      writes(&machine, now: 4).map(\.change) == [StateChange(enabled: ["fact": false], time: 4)])
+  }
+
+  @Test func theLastTypeCannotBeTurnedOff() {
+    var machine = showingA()
+    _ = machine.reduce(.app(.key(.character("s"))), now: 3)
+    _ = machine.reduce(.app(.settingsLoaded(Fixtures.statuses(), problems: [])), now: 3)
+    _ = machine.reduce(.app(.key(.space)), now: 4)
+    #expect(
+      machine.reduce(
+        .enabledTypes(["fact"], type: "fact", enabled: false, confirmed: false), now: 4) == [])
+    #expect(machine.screen.message != nil)
+    #expect(writes(&machine, now: 4) == [])
+  }
+
+  @Test func aLiveChangeRedrawsTheCardOnScreen() {
+    var machine = showingA()
+    var changed = a
+    changed.card.title = "Changed"
+    _ = machine.reduce(.live(LiveChanges(updated: [changed], message: "deck edited")), now: 3)
+    #expect(machine.screen.feed == .card(ShownCard(prepared: changed, position: 41)))
+    #expect(machine.session.current?.prepared == changed)
+    #expect(machine.screen.message == "deck edited")
+  }
+
+  @Test func theServersLineKeepsTheQueuedCountAcrossPulls() {
+    var machine = showingA()
+    _ = machine.reduce(.serverNews(pulled: nil, queuedEvents: 3), now: 3)
+    let notice = ServerLine.Notice(id: "n1", text: "Hello")
+    let pulled = ServerLine(offline: true, notices: [notice], queuedEvents: 0, userStatus: "vip")
+    _ = machine.reduce(.serverNews(pulled: pulled, queuedEvents: nil), now: 4)
+    #expect(
+      machine.screen.server
+        == ServerLine(offline: true, notices: [notice], queuedEvents: 3, userStatus: "vip"))
+  }
 }

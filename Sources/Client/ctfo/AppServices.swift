@@ -46,8 +46,9 @@ protocol AppServices {
   func settingsChangedElsewhere() -> (enabled: Set<String>, statuses: [TypeStatus])?
   /// The body text area is now `area`: ready cards are laid out again.
   func resize(textArea area: TextArea)
-  /// The server's mark and notification, when a pull ended since the last call.
-  func serverLine() -> ServerLine?
+  /// The server's line when a pull ended since the last call, and the count of analytics
+  /// events waiting for a failing sink when it changed; nil when neither.
+  func serverNews() -> (pulled: ServerLine?, queuedEvents: Int?)?
   /// Pulls from the server now, in the background (nothing without a server).
   func pullNow()
   /// The notification was read.

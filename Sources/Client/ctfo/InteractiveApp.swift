@@ -82,7 +82,10 @@ final class InteractiveApp {
       let written = reports.isEmpty ? [] : [AppMachine.Action.written(reports)]
       return written + (elsewhere ?? []) + [.app(.key(key))]
     case .wake:
-      let server = services.serverLine().map { [AppMachine.Action.app(.serverChanged($0))] } ?? []
+      let server =
+        services.serverNews().map {
+          [AppMachine.Action.serverNews(pulled: $0.pulled, queuedEvents: $0.queuedEvents)]
+        } ?? []
       let held = machine.session
       let live =
         services.liveNews(

@@ -25,8 +25,6 @@ final class LiveServices: AppServices {
   private var storedDisabled: Set<String>?
   /// The analytics sinks (nil when analytics are off: nothing is sent then).
   private let analytics: AnalyticsRunner?
-  /// What the hint bar last showed of the server and the analytics.
-  private var line = ServerLine()
   /// `[hooks] reaction`, with its failures.
   private let hook: (run: ReactionHook, failures: HookFailures)?
 
@@ -152,26 +150,16 @@ final class LiveServices: AppServices {
     feed.resize(to: area)
   }
 
-  /// The server's line, with the count of analytics events waiting for a failing sink.
-  func serverLine() -> ServerLine? {
+  func serverNews() -> (pulled: ServerLine?, queuedEvents: Int?)? {
     let pulled = link?.take()
     let queued = analytics?.takeQueued()
     guard pulled != nil || queued != nil else { return nil }
-    if let pulled {
-      line = ServerLine(
-        offline: pulled.offline, notices: pulled.notices, queuedEvents: line.queuedEvents,
-        userStatus: pulled.userStatus)
-    }
-    if let queued { line.queuedEvents = queued }
-    return line
+    return (pulled, queued)
   }
 
   func pullNow() { link?.request(byUser: true) }
 
-  func dismissNotice(id: String) {
-    line.notices.removeAll { $0.id == id }
-    link?.dismiss(id: id)
-  }
+  func dismissNotice(id: String) { link?.dismiss(id: id) }
 
   func stopLink() { link?.stop() }
 

@@ -33,6 +33,9 @@ public struct AppMachine: Sendable {
     case frameDrawn
     /// Live sources changed cards (the cards the session holds laid out for the screen).
     case live(LiveChanges)
+    /// A pull from the server ended (its line), or the count of analytics events waiting for
+    /// a failing sink changed; nil for what did not.
+    case serverNews(pulled: ServerLine?, queuedEvents: Int?)
     /// Another process changed the settings: the types enabled now, and every type's status.
     case enabledElsewhere(Set<String>, [TypeStatus])
     /// The app quits: what is held is written with the cards to show first next time.
@@ -149,6 +152,15 @@ public struct AppMachine: Sendable {
         .liveChanged(
           LiveUpdate(updated: news.updated, statuses: news.statuses, message: news.message)),
         now: now)
+    case .serverNews(let pulled, let queued):
+      var line = screen.server
+      if let pulled {
+        line = ServerLine(
+          offline: pulled.offline, notices: pulled.notices, queuedEvents: line.queuedEvents,
+          userStatus: pulled.userStatus)
+      }
+      if let queued { line.queuedEvents = queued }
+      return reduceScreen(.serverChanged(line), now: now)
     case .enabledElsewhere(let enabled, let statuses):
       session.adoptEnabled(enabled)
       return reduceScreen(.settingChanged(.applied(statuses)), now: now)
