@@ -8,14 +8,15 @@ import FeedPipeline
 /// Pure, like `AppState`: an action and the time come in, effects come out. The screens'
 /// work on the feed and the store (a swipe, the next card, an undo) is done here, on the
 /// session; what needs the outside world comes out as an `Effect` for the runner, whose
-/// answer comes back as an `Action`. A swipe crosses to the runner twice: the key comes in
-/// and the write goes out; the writer's report comes in and the next card shows.
+/// answer comes back as an `Action`. A swipe is a key in and a write out (the feed's next
+/// card taken on the way), then the writer's report in, with which the next card shows.
 ///
 ///     var machine = AppMachine(screen: AppState(width: 80, height: 24), session: session)
 ///     machine.start(now: t)                          // [.app(.loadTypes), ..., .takeFromFeed]
 ///     machine.reduce(.fed(.card(card)), now: t)      // the card waits for its history row
 ///     machine.reduce(.frameDrawn, now: t)            // [.write(Session.Write(...))]
-///     machine.reduce(.written([.committed(1, indices: [41])]), now: t)  // the card shows
+///     machine.reduce(.written([.committed(1, indices: [41])]), now: t)  // its row is in
+///     machine.reduce(.app(.wake), now: t)            // the card shows, numbered 41
 public struct AppMachine: Sendable {
   /// What comes in: the screens' actions, and the answers to the machine's own effects.
   public enum Action: Sendable, Hashable {

@@ -6,7 +6,7 @@ import FeedPipeline
 /// held for the next write, and the writes not yet handed to the writer.
 ///
 /// Pure: the feed is a closure, time is passed in, and writes come out as numbered
-/// `Session.Write`s that the runner gives to the store's writer once the frame is drawn. The
+/// `Session.Write`s that `AppMachine` hands to the store's writer once the frame is drawn. The
 /// writer's reports come back through `committed` and `failed`.
 ///
 /// A card taken from the feed is not shown until the transaction holding its history row has
