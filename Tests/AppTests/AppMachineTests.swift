@@ -288,4 +288,24 @@ import Testing
       machine.screen.server
         == ServerLine(offline: true, notices: [notice], queuedEvents: 3, userStatus: "vip"))
   }
+
+  @Test func settingsAnotherProcessWroteAreAdoptedAndTheAppsOwnAreNot() {
+    var machine = machine()
+    let all: Set<String> = ["fact", "word", "joke"]
+    // The first look only learns what the database holds.
+    #expect(
+      machine.reduce(.storedSettings(disabled: [], types: all, enabledNow: all), now: 1) == [])
+    #expect(
+      machine.reduce(.storedSettings(disabled: ["joke"], types: all, enabledNow: all), now: 2)
+        == [.enableTypes(["fact", "word"])])
+    // This app's own setting, written: the feed deals those types already.
+    #expect(
+      machine.reduce(
+        .storedSettings(disabled: ["joke", "word"], types: all, enabledNow: ["fact"]), now: 3)
+        == [])
+    // Every type off is never adopted.
+    #expect(
+      machine.reduce(.storedSettings(disabled: all, types: all, enabledNow: ["fact"]), now: 4) == []
+    )
+  }
 }

@@ -41,9 +41,11 @@ protocol AppServices {
   func enabledTypes() -> Set<String>
   /// The feed deals `types` from now on; every type's status then.
   func enable(_ types: Set<String>) -> [TypeStatus]
-  /// Settings another process changed since the last call (`ctfo enable`/`disable`), applied
-  /// to the feed: the types enabled now and every type's status, or nil when nothing changed.
-  func settingsChangedElsewhere() -> (enabled: Set<String>, statuses: [TypeStatus])?
+  /// The types the state database holds disabled, nil when it cannot be read.
+  func disabledTypes() -> Set<String>?
+  /// When the state database changed since the last call: the types it holds disabled, every
+  /// known type, and the types the feed deals now; nil when it did not.
+  func storedSettings() -> (disabled: Set<String>, types: Set<String>, enabledNow: Set<String>)?
   /// The body text area is now `area`: ready cards are laid out again.
   func resize(textArea area: TextArea)
   /// The server's line when a pull ended since the last call, and the count of analytics

@@ -126,7 +126,8 @@ enum Interactive {
       screen: AppState(width: size.width, height: size.height, mark: mark, keys: launch.keys),
       session: services.session(window: window, returning: try launch.state.returning()),
       analytics: launch.state.analytics != nil,
-      hooks: launch.configuration.reactionHook != nil, now: NextRequest.now())
+      hooks: launch.configuration.reactionHook != nil, disabledTypes: services.disabledTypes(),
+      now: NextRequest.now())
     // What earlier runs left in the outbox goes now.
     analytics.poke()
     // Kept for the run, as the deck edits are: its thread wakes the loop when the state folder

@@ -71,8 +71,11 @@ final class InteractiveApp {
   }
 
   private func actions(for event: InputEvent) -> [AppMachine.Action] {
-    let elsewhere = services.settingsChangedElsewhere().map {
-      [AppMachine.Action.enabledElsewhere($0.enabled, $0.statuses)]
+    let elsewhere = services.storedSettings().map {
+      [
+        AppMachine.Action.storedSettings(
+          disabled: $0.disabled, types: $0.types, enabledNow: $0.enabledNow)
+      ]
     }
     switch event {
     case .key(let key):

@@ -19,10 +19,8 @@ final class LiveServices: AppServices {
   private var area: TextArea
   private let mark: TruncationMark
   private let link: ServerLink?
-  /// The state database's data version and disabled types at the last look (see
-  /// `settingsChangedElsewhere`).
+  /// The state database's data version at the last look (see `storedSettings`).
   private var dataVersion: Int64?
-  private var storedDisabled: Set<String>?
   /// The analytics sinks (nil when analytics are off: nothing is sent then).
   private let analytics: AnalyticsRunner?
   /// `[hooks] reaction`, with its failures.
@@ -44,7 +42,6 @@ final class LiveServices: AppServices {
     self.problems = problems
     self.area = area
     dataVersion = try? launch.database.dataVersion()
-    storedDisabled = try? launch.state.disabledTypes()
   }
 
   /// The session the last run left: its cards to come back, those whose type is off now or
@@ -127,22 +124,16 @@ final class LiveServices: AppServices {
     return feed.statuses
   }
 
-  func settingsChangedElsewhere() -> (enabled: Set<String>, statuses: [TypeStatus])? {
+  func disabledTypes() -> Set<String>? { try? launch.state.disabledTypes() }
+
+  func storedSettings() -> (disabled: Set<String>, types: Set<String>, enabledNow: Set<String>)? {
     guard let version = try? launch.database.dataVersion(), version != dataVersion else {
       return nil
     }
     dataVersion = version
-    guard let disabled = try? launch.state.disabledTypes() else { return nil }
-    defer { storedDisabled = disabled }
-    // Unchanged, or this app's own setting now written: nothing to adopt.
-    guard let before = storedDisabled, disabled != before else { return nil }
+    guard let disabled = disabledTypes() else { return nil }
     let statuses = feed.statuses
-    let enabled = Set(statuses.map(\.type.name)).subtracting(disabled)
-    guard !enabled.isEmpty, enabled != Set(statuses.filter(\.enabled).map(\.type.name)) else {
-      return nil
-    }
-    feed.setEnabled(enabled)
-    return (enabled, feed.statuses)
+    return (disabled, Set(statuses.map(\.type.name)), enabledTypes())
   }
 
   func resize(textArea area: TextArea) {

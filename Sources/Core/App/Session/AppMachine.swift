@@ -37,8 +37,9 @@ public struct AppMachine: Sendable {
     /// A pull from the server ended (its line), or the count of analytics events waiting for
     /// a failing sink changed; nil for what did not.
     case serverNews(pulled: ServerLine?, queuedEvents: Int?)
-    /// Another process changed the settings: the types enabled now, and every type's status.
-    case enabledElsewhere(Set<String>, [TypeStatus])
+    /// The state database changed (this app or another process wrote it): the types it holds
+    /// disabled, every known type, and the types the feed deals now.
+    case storedSettings(disabled: Set<String>, types: Set<String>, enabledNow: Set<String>)
     /// The app quits: what is held is written with the cards to show first next time.
     case closing
   }
@@ -92,16 +93,21 @@ public struct AppMachine: Sendable {
   public private(set) var finalAfterWrite: [UInt64: [FinalReaction]] = [:]
   /// The app quits: the screens take no more actions.
   private var closing = false
+  /// The types the state database held disabled at the last look, to tell another process's
+  /// setting (`ctfo disable`) from this app's own.
+  private var storedDisabled: Set<String>?
 
-  /// A machine over `screen` and `session`; `AppStart` is recorded when analytics are on.
+  /// A machine over `screen` and `session`, the state database holding `disabledTypes`;
+  /// `AppStart` is recorded when analytics are on.
   public init(
     screen: AppState, session: Session, analytics: Bool = false, hooks: Bool = false,
-    now: Double = 0
+    disabledTypes: Set<String>? = nil, now: Double = 0
   ) {
     self.screen = screen
     self.session = session
     self.analytics = analytics
     self.hooks = hooks
+    storedDisabled = disabledTypes
     record([AnalyticsEvent("AppStart")], now: now)
   }
 
@@ -162,9 +168,8 @@ public struct AppMachine: Sendable {
       }
       if let queued { line.queuedEvents = queued }
       return reduceScreen(.serverChanged(line), now: now)
-    case .enabledElsewhere(let enabled, let statuses):
-      session.adoptEnabled(enabled)
-      return reduceScreen(.settingChanged(.applied(statuses)), now: now)
+    case .storedSettings(let disabled, let types, let enabledNow):
+      return storedSettings(disabled: disabled, types: types, enabledNow: enabledNow)
     case .closing:
       closing = true
       let quitting = analytics ? endFocus(now: now) + [AnalyticsEvent("AppQuit")] : []
@@ -214,6 +219,21 @@ public struct AppMachine: Sendable {
       }
     }
     return out
+  }
+
+  /// Adopts the settings another process wrote: cards of types turned off leave the queue,
+  /// and the feed deals the types enabled now.
+  private mutating func storedSettings(
+    disabled: Set<String>, types: Set<String>, enabledNow: Set<String>
+  ) -> [Effect] {
+    let before = storedDisabled
+    storedDisabled = disabled
+    // Unchanged, or this app's own setting now written: nothing to adopt.
+    guard let before, disabled != before else { return [] }
+    let enabled = types.subtracting(disabled)
+    guard !enabled.isEmpty, enabled != enabledNow else { return [] }
+    session.adoptEnabled(enabled)
+    return [.enableTypes(enabled)]
   }
 
   /// Shows what the session dealt; a card takes the focus.
