@@ -128,16 +128,19 @@ enum Interactive {
     Courtesy.userActed()
     link?.start(feed: feed)
     let services = LiveServices(
-      launch: launch, feed: feed, writer: writer, reports: reports, window: window,
-      returning: try launch.state.returning(), problems: problems,
+      launch: launch, feed: feed, writer: writer, reports: reports, problems: problems,
       area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics,
       hook: reactionHook(launch, wake: wake))
-    services.launched(launched)
+    let machine = AppMachine(
+      screen: AppState(width: size.width, height: size.height, mark: mark, keys: launch.keys),
+      session: services.session(window: window, returning: try launch.state.returning()),
+      analytics: launch.state.analytics != nil,
+      hooks: launch.configuration.reactionHook != nil, disabledTypes: services.disabledTypes(),
+      now: NextRequest.now())
     // What earlier runs left in the outbox goes now.
     analytics.poke()
     defer { withExtendedLifetime((watcher, edits)) {} }
-    InteractiveApp(
-      session: session, wakeFD: wake.fd, services: services, mark: mark, keys: launch.keys
-    ).run()
+    InteractiveApp(session: session, wakeFD: wake.fd, services: services, machine: machine)
+      .run(launched: launched)
   }
 }

@@ -7,36 +7,37 @@ import Terminal
 import YieldToUser
 
 /// The interactive app's run loop: draw, block until something happens, reduce, perform the
-/// effects, draw again.
+/// effects, draw again. What happens is decided by the pure `AppMachine`; the services
+/// perform its effects and their answers go back to it.
 ///
 /// It blocks in `waitForEvents` with no timeout, so an idle app uses no CPU; only while a
 /// slide-out plays does it wait for at most one frame.
 ///
 ///     let app = InteractiveApp(
-///       session: session, wakeFD: pipe.fd, services: services, mark: .ellipsis,
-///       keys: .standard)
-///     app.run()
+///       session: session, wakeFD: pipe.fd, services: services, machine: machine)
+///     app.run(launched: effects)
 final class InteractiveApp {
   private let session: TerminalSession
   private let wakeFD: Int32
   private let services: any AppServices
-  private var state: AppState
+  private var machine: AppMachine
   private var quitting = false
 
   init(
-    session: TerminalSession, wakeFD: Int32, services: any AppServices, mark: TruncationMark,
-    keys: KeyBindings
+    session: TerminalSession, wakeFD: Int32, services: any AppServices, machine: AppMachine
   ) {
     self.session = session
     self.wakeFD = wakeFD
     self.services = services
-    let size = session.size
-    state = AppState(width: size.width, height: size.height, mark: mark, keys: keys)
+    self.machine = machine
   }
 
+  private var now: Double { NextRequest.now() }
+
   /// Runs until the user quits or a signal ends the session; saves, then restores the terminal.
-  func run() {
-    perform(state.start())
+  /// `launched` are the undo effects the launch wrote (the reactions it made final).
+  func run(launched: [UndoEffect]) {
+    perform(machine.start(launched: launched, now: now))
     draw()
     while true {
       for action in nextActions() where !quitting { dispatch(action) }
@@ -45,33 +46,56 @@ final class InteractiveApp {
     }
     // What is left to flush at quit goes at once (at most 2 s).
     Courtesy.stopDeferring()
-    services.close()
+    close()
     session.close()
+  }
+
+  /// Saves state and stops the feed: the last changes go to the writer, which writes what it
+  /// holds; their reports reach the machine (hooks run, the save problem is known).
+  private func close() {
+    services.stopLink()
+    perform(machine.reduce(.closing, now: now))
+    let unsaved = services.finishWrites()
+    perform(machine.reduce(.written(services.takeReports()), now: now))
+    services.finish(unsaved: unsaved, saveProblem: machine.session.saveProblem)
   }
 
   /// Waits for events and turns them into actions; a frame of the slide-out when its pause
   /// ends with nothing else happening.
-  private func nextActions() -> [AppAction] {
-    guard state.isAnimating else {
+  private func nextActions() -> [AppMachine.Action] {
+    guard machine.screen.isAnimating else {
       return session.waitForEvents(wakeFD: wakeFD).flatMap(actions)
     }
     let events = session.waitForEvents(wakeFD: wakeFD, milliseconds: SlideOut.frameMilliseconds)
-    return events.isEmpty ? [.frame] : events.flatMap(actions)
+    return events.isEmpty ? [.app(.frame)] : events.flatMap(actions)
   }
 
-  private func actions(for event: InputEvent) -> [AppAction] {
-    let elsewhere = services.settingsChangedElsewhere().map {
-      [AppAction.settingChanged(.applied($0))]
+  private func actions(for event: InputEvent) -> [AppMachine.Action] {
+    let elsewhere = services.storedSettings().map {
+      [
+        AppMachine.Action.storedSettings(
+          disabled: $0.disabled, types: $0.types, enabledNow: $0.enabledNow)
+      ]
     }
     switch event {
     case .key(let key):
       Courtesy.userActed()
-      return (elsewhere ?? []) + [.key(key)]
+      // Commits already reported reach the session first: the card they wait for shows now.
+      let reports = services.takeReports()
+      let written = reports.isEmpty ? [] : [AppMachine.Action.written(reports)]
+      return written + (elsewhere ?? []) + [.app(.key(key))]
     case .wake:
-      let server = services.serverLine().map { [AppAction.serverChanged($0)] } ?? []
-      let live = services.liveNews().map { [AppAction.liveChanged($0)] } ?? []
-      return [.saveProblem(services.refresh())] + (elsewhere ?? []) + server + live + [.wake]
-    case .terminate: return [.terminate]
+      let server =
+        services.serverNews().map {
+          [AppMachine.Action.serverNews(pulled: $0.pulled, queuedEvents: $0.queuedEvents)]
+        } ?? []
+      let held = machine.session
+      let live =
+        services.liveNews(
+          holds: { held.holds($0) }, undoable: held.window.tombstones.map(\.cardID)
+        ).map { [AppMachine.Action.live($0)] } ?? []
+      return [.written(services.takeReports())] + (elsewhere ?? []) + server + live + [.app(.wake)]
+    case .terminate: return [.app(.terminate)]
     case .resize: return [resized()]
     case .resumed:
       session.invalidate()
@@ -79,17 +103,17 @@ final class InteractiveApp {
     }
   }
 
-  private func resized() -> AppAction {
+  private func resized() -> AppMachine.Action {
     let size = session.size
-    return .resized(width: size.width, height: size.height)
+    return .app(.resized(width: size.width, height: size.height))
   }
 
   /// Reduces an action and performs its effects, reducing their results in turn.
-  private func dispatch(_ action: AppAction) {
-    perform(state.reduce(action))
+  private func dispatch(_ action: AppMachine.Action) {
+    perform(machine.reduce(action, now: now))
   }
 
-  private func perform(_ effects: [AppEffect]) {
+  private func perform(_ effects: [AppMachine.Effect]) {
     for effect in effects {
       guard let result = perform(effect) else { continue }
       dispatch(result)
@@ -97,20 +121,27 @@ final class InteractiveApp {
   }
 
   /// Performs one effect; returns the action that reports its result, if it has one.
+  private func perform(_ effect: AppMachine.Effect) -> AppMachine.Action? {
+    switch effect {
+    case .app(let effect): return perform(effect).map(AppMachine.Action.app)
+    case .takeFromFeed: return .fed(services.takeFromFeed())
+    case .findUndoCard(let id): return .undoCard(services.undoCard(id: id))
+    case .askEnabledTypes(let type, let enabled, let confirmed):
+      return .enabledTypes(
+        services.enabledTypes(), type: type, enabled: enabled, confirmed: confirmed)
+    case .enableTypes(let types): return .app(.settingChanged(.applied(services.enable(types))))
+    case .write(let write): services.write(write)
+    case .retryWrites: services.retryWrites()
+    case .runHook(let id, let reaction, let time):
+      services.runHook(cardID: id, reaction: reaction, time: time)
+    case .deliverAnalytics: services.deliverAnalytics()
+    }
+    return nil
+  }
+
+  /// Performs one of the screens' effects the machine passes on.
   private func perform(_ effect: AppEffect) -> AppAction? {
     switch effect {
-    case .takeNext:
-      let next = services.takeNext()
-      return .dealt(next.item, position: next.position)
-    case .swipe(let card, let direction):
-      services.swipe(card, direction)
-      return nil
-    case .undo:
-      switch services.undo() {
-      case .restored(let card): return .undone(card)
-      case .nothing: return .undone(nil)
-      case .gone(let reason): return .undoRefused(reason)
-      }
     case .loadTypes: return .typesLoaded(services.typeStatuses())
     case .loadHistory(let limit, let search):
       let entries = services.history(limit: limit, matching: search)
@@ -118,8 +149,6 @@ final class InteractiveApp {
     case .openCard(let id): return .cardOpened(services.card(id: id))
     case .loadSettings:
       return .settingsLoaded(services.typeStatuses(), problems: services.deckProblems())
-    case .setEnabled(let type, let enabled, let confirmed):
-      return .settingChanged(services.setEnabled(type, enabled, confirmed: confirmed))
     case .resizeTextArea(let area):
       services.resize(textArea: area)
       return nil
@@ -134,13 +163,15 @@ final class InteractiveApp {
     case .quit:
       quitting = true
       return nil
+    // The machine does these on its session.
+    case .takeNext, .swipe, .undo, .setEnabled: return nil
     }
   }
 
   private func draw() {
-    var grid = CellGrid(width: state.width, height: state.height)
-    AppScreen.render(state, into: &grid, colour: session.hasColour)
+    var grid = CellGrid(width: machine.screen.width, height: machine.screen.height)
+    AppScreen.render(machine.screen, into: &grid, colour: session.hasColour)
     session.draw(grid)
-    services.frameDrawn()
+    perform(machine.reduce(.frameDrawn, now: now))
   }
 }

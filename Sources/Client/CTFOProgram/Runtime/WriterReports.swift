@@ -1,3 +1,4 @@
+import App
 import Store
 import Synchronization
 import Terminal
@@ -5,12 +6,7 @@ import Terminal
 /// What the state writer reports from its thread (commits with the history numbers they gave,
 /// failures), kept until the UI thread collects them; each report writes the wake-up pipe.
 final class WriterReports: Sendable {
-  enum Report: Sendable, Hashable {
-    case committed(UInt64, indices: [Int])
-    case failed(reason: String)
-  }
-
-  private let pending = Mutex<[Report]>([])
+  private let pending = Mutex<[WriterReport]>([])
   private let wake: WakePipe
 
   init(wake: WakePipe) {
@@ -28,7 +24,7 @@ final class WriterReports: Sendable {
   }
 
   /// The reports since the last call, in order.
-  func take() -> [Report] {
+  func take() -> [WriterReport] {
     pending.withLock { reports in
       defer { reports.removeAll(keepingCapacity: true) }
       return reports

@@ -6,7 +6,7 @@ import FeedCore
 /// held for the next write, and the writes not yet handed to the writer.
 ///
 /// Pure: the feed is a closure, time is passed in, and writes come out as numbered
-/// `Session.Write`s that the runner gives to the store's writer once the frame is drawn. The
+/// `Session.Write`s that `AppMachine` hands to the store's writer once the frame is drawn. The
 /// writer's reports come back through `committed` and `failed`.
 ///
 /// A card taken from the feed is not shown until the transaction holding its history row has
@@ -101,6 +101,10 @@ public struct Session: Sendable {
     pending = Pending(card: card, sequence: sequence)
     return (.loading, 0)
   }
+
+  /// Whether `next` has a card of its own to give, or waits for one's row, without the feed:
+  /// a card an undo pushed back, or one taken from the feed and not yet shown.
+  public var dealsWithoutFeed: Bool { !returned.isEmpty || pending != nil }
 
   /// The card on screen was swiped: its tombstone enters the undo window, and the effects (and
   /// `events`, its focus) are held to be written with the next card's history row.

@@ -1,0 +1,354 @@
+import FeedCore
+import CardPreparation
+
+/// The app's whole state machine: the screens (`AppState`), the session (`Session`) and the
+/// analytics it keeps (which card has the focus, whether the history is open), with the
+/// reactions each write makes final, waiting for it to commit.
+///
+/// Pure, like `AppState`: an action and the time come in, effects come out. The screens'
+/// work on the feed and the store (a swipe, the next card, an undo) is done here, on the
+/// session; what needs the outside world comes out as an `Effect` for the runner, whose
+/// answer comes back as an `Action`. A swipe is a key in and a write out (the feed's next
+/// card taken on the way), then the writer's report in, with which the next card shows.
+///
+///     var machine = AppMachine(screen: AppState(width: 80, height: 24), session: session)
+///     machine.start(now: t)                          // [.app(.loadTypes), ..., .takeFromFeed]
+///     machine.reduce(.fed(.card(card)), now: t)      // the card waits for its history row
+///     machine.reduce(.frameDrawn, now: t)            // [.write(Session.Write(...))]
+///     machine.reduce(.written([.committed(1, indices: [41])]), now: t)  // its row is in
+///     machine.reduce(.app(.wake), now: t)            // the card shows, numbered 41
+public struct AppMachine: Sendable {
+  /// What comes in: the screens' actions, and the answers to the machine's own effects.
+  public enum Action: Sendable, Hashable {
+    /// A key, a terminal event, or the answer to an `Effect.app`.
+    case app(AppAction)
+    /// The answer to `.takeFromFeed`: what the feed dealt.
+    case fed(FeedItem)
+    /// The answer to `.findUndoCard`: the newest swipe's card, nil when its source removed it.
+    case undoCard(PreparedCard?)
+    /// The answer to `.askEnabledTypes`: the types enabled now, and the change asked for.
+    case enabledTypes(Set<String>, type: String, enabled: Bool, confirmed: Bool)
+    /// The state writer's reports since the last ones, in order (on every wake-up).
+    case written([WriterReport])
+    /// A frame is on screen: the moment to hand the writes over.
+    case frameDrawn
+    /// Live sources changed cards (the cards the session holds laid out for the screen).
+    case live(LiveChanges)
+    /// A pull from the server ended (its line), or the count of analytics events waiting for
+    /// a failing sink changed; nil for what did not.
+    case serverNews(pulled: ServerLine?, queuedEvents: Int?)
+    /// The state database changed (this app or another process wrote it): the types it holds
+    /// disabled, every known type, and the types the feed deals now.
+    case storedSettings(disabled: Set<String>, types: Set<String>, enabledNow: Set<String>)
+    /// The app quits: what is held is written with the cards to show first next time.
+    case closing
+  }
+
+  /// What the runner does for the machine; those that answer say with which action.
+  public enum Effect: Sendable, Hashable {
+    /// The screens' work that the machine does not do itself (lists to load, links to open).
+    case app(AppEffect)
+    /// Take a card from the feed; answer `.fed`.
+    case takeFromFeed
+    /// Find the card of the newest swipe (`id`), laid out for the screen; answer `.undoCard`.
+    case findUndoCard(id: String)
+    /// Answer `.enabledTypes` with the types enabled now.
+    case askEnabledTypes(type: String, enabled: Bool, confirmed: Bool)
+    /// The feed deals these types now; answer `.app(.settingChanged(.applied(statuses)))`.
+    case enableTypes(Set<String>)
+    /// Give the change to the state writer (it numbers changes in this order).
+    case write(Session.Write)
+    /// The writer failed: it holds the change; tell it to try again in a while.
+    case retryWrites
+    /// A reaction is stored for good: run the reaction hook on its card.
+    case runHook(cardID: String, reaction: Reaction, time: Double)
+    /// Events were committed to the outbox: the analytics sinks may send them.
+    case deliverAnalytics
+  }
+
+  /// The card on screen and since when (seconds), for its `Focus` event.
+  struct Focus: Sendable, Hashable {
+    var id: String
+    var type: String
+    var since: Double
+  }
+
+  /// A reaction a write makes final, for the hook once the write commits.
+  public struct FinalReaction: Sendable, Hashable {
+    public var cardID: String
+    public var reaction: Reaction
+    public var time: Double
+  }
+
+  public private(set) var screen: AppState
+  public private(set) var session: Session
+  /// Analytics are on: events are recorded.
+  public let analytics: Bool
+  /// A reaction hook is set: the reactions each write makes final wait for its commit.
+  public let hooks: Bool
+  private var focus: Focus?
+  /// The history is open: opening it again (a search, a page) is not a new "HistoryOpened".
+  private var inHistory = false
+  /// The reactions made final by each write not yet committed, by the write's sequence.
+  public private(set) var finalAfterWrite: [UInt64: [FinalReaction]] = [:]
+  /// The app quits: the screens take no more actions.
+  private var closing = false
+  /// The types the state database held disabled at the last look, to tell another process's
+  /// setting (`ctfo disable`) from this app's own.
+  private var storedDisabled: Set<String>?
+
+  /// A machine over `screen` and `session`, the state database holding `disabledTypes`;
+  /// `AppStart` is recorded when analytics are on.
+  public init(
+    screen: AppState, session: Session, analytics: Bool = false, hooks: Bool = false,
+    disabledTypes: Set<String>? = nil, now: Double = 0
+  ) {
+    self.screen = screen
+    self.session = session
+    self.analytics = analytics
+    self.hooks = hooks
+    storedDisabled = disabledTypes
+    record([AnalyticsEvent("AppStart")], now: now)
+  }
+
+  /// The effects that start the app: the hook on the reactions the launch made final
+  /// (`launched`, already written), then the screens' start.
+  public mutating func start(launched: [UndoEffect] = [], now: Double) -> [Effect] {
+    let hooked = hooks ? Self.finals(in: launched, time: now).map(Self.hook) : []
+    return hooked + perform(screen.start(), now: now)
+  }
+
+  /// Applies an action; returns the effects for the runner, in order.
+  public mutating func reduce(_ action: Action, now: Double) -> [Effect] {
+    switch action {
+    case .app(let action):
+      if case .cardOpened(let card?) = action {
+        record(
+          [
+            AnalyticsEvent(
+              "CardOpened",
+              ["card_id": .string(card.card.id), "card_type": .string(card.card.type)])
+          ], now: now)
+      }
+      return reduceScreen(action, now: now)
+    case .fed(let item):
+      return deal(session.next(now: now) { item }, now: now)
+    case .undoCard(let back):
+      return undo(back, now: now)
+    case .enabledTypes(let enabledNow, let type, let enabled, let confirmed):
+      let decision = session.setEnabled(
+        type, enabled, confirmed: confirmed, enabledNow: enabledNow, now: now)
+      switch decision {
+      case .refused(let reason): return reduceScreen(.settingChanged(.refused(reason)), now: now)
+      case .needsConfirmation(let question):
+        return reduceScreen(.settingChanged(.needsConfirmation(question)), now: now)
+      case .apply(let types, _): return [.enableTypes(types)]
+      }
+    case .written(let reports):
+      return written(reports, now: now)
+    case .frameDrawn:
+      return handOver(now: now)
+    case .live(let news):
+      session.remove(ids: news.removed)
+      let byID = Dictionary(news.updated.map { ($0.card.id, $0) }) { _, last in last }
+      session.update(news.updated.map(\.card)) { byID[$0.id]! }
+      if let stillThere = news.stillThere {
+        session.sourceReplaced(now: now) { stillThere.contains($0) }
+      }
+      return reduceScreen(
+        .liveChanged(
+          LiveUpdate(updated: news.updated, statuses: news.statuses, message: news.message)),
+        now: now)
+    case .serverNews(let pulled, let queued):
+      var line = screen.server
+      if let pulled {
+        line = ServerLine(
+          offline: pulled.offline, notices: pulled.notices, queuedEvents: line.queuedEvents,
+          userStatus: pulled.userStatus)
+      }
+      if let queued { line.queuedEvents = queued }
+      return reduceScreen(.serverChanged(line), now: now)
+    case .storedSettings(let disabled, let types, let enabledNow):
+      return storedSettings(disabled: disabled, types: types, enabledNow: enabledNow)
+    case .closing:
+      closing = true
+      let quitting = analytics ? endFocus(now: now) + [AnalyticsEvent("AppQuit")] : []
+      session.close(now: now, events: quitting)
+      return handOver(now: now)
+    }
+  }
+
+  /// Reduces a screen action and does the work its effects ask for.
+  private mutating func reduceScreen(_ action: AppAction, now: Double) -> [Effect] {
+    guard !closing else { return [] }
+    return perform(screen.reduce(action), now: now)
+  }
+
+  /// The screens' effects in order: those on the session are done here, the others go out.
+  private mutating func perform(_ effects: [AppEffect], now: Double) -> [Effect] {
+    var out: [Effect] = []
+    for effect in effects {
+      switch effect {
+      case .takeNext:
+        inHistory = false
+        // The feed is asked only when the session has no card of its own to show.
+        out +=
+          session.dealsWithoutFeed
+          ? deal(session.next(now: now) { .loading }, now: now)
+          : [.takeFromFeed]
+      case .swipe(let card, let direction):
+        inHistory = false
+        session.swipe(card, direction, events: endFocus(now: now))
+      case .undo:
+        guard let newest = session.window.tombstones.last else {
+          out += undo(nil, now: now)
+          continue
+        }
+        out.append(.findUndoCard(id: newest.cardID))
+      case .loadHistory:
+        if !inHistory {
+          inHistory = true
+          record([AnalyticsEvent("HistoryOpened")], now: now)
+        }
+        // The history is read once every write so far is in.
+        out += handOver(now: now) + [.app(effect)]
+      case .setEnabled(let type, let enabled, let confirmed):
+        out.append(.askEnabledTypes(type: type, enabled: enabled, confirmed: confirmed))
+      default:
+        out.append(.app(effect))
+      }
+    }
+    return out
+  }
+
+  /// Adopts the settings another process wrote: cards of types turned off leave the queue,
+  /// and the feed deals the types enabled now.
+  private mutating func storedSettings(
+    disabled: Set<String>, types: Set<String>, enabledNow: Set<String>
+  ) -> [Effect] {
+    let before = storedDisabled
+    storedDisabled = disabled
+    // Unchanged, or this app's own setting now written: nothing to adopt.
+    guard let before, disabled != before else { return [] }
+    let enabled = types.subtracting(disabled)
+    guard !enabled.isEmpty, enabled != enabledNow else { return [] }
+    session.adoptEnabled(enabled)
+    return [.enableTypes(enabled)]
+  }
+
+  /// Shows what the session dealt; a card takes the focus.
+  private mutating func deal(_ next: (item: FeedItem, position: Int), now: Double) -> [Effect] {
+    if case .card(let card) = next.item, focus?.id != card.card.id {
+      focus = Focus(id: card.card.id, type: card.card.type, since: now)
+    }
+    return reduceScreen(.dealt(next.item, position: next.position), now: now)
+  }
+
+  /// Undoes the newest swipe, its card `back` (nil when its source removed it: then the card
+  /// on screen keeps its focus).
+  private mutating func undo(_ back: PreparedCard?, now: Double) -> [Effect] {
+    let left = back == nil ? [] : endFocus(now: now)
+    switch session.undo(now: now, events: left, card: { _ in back }) {
+    case .restored(let restored):
+      focus = Focus(
+        id: restored.prepared.card.id, type: restored.prepared.card.type, since: now)
+      return reduceScreen(.undone(restored), now: now)
+    case .nothing: return reduceScreen(.undone(nil), now: now)
+    case .gone(let reason): return reduceScreen(.undoRefused(reason), now: now)
+    }
+  }
+
+  /// The writer's reports reach the session; a commit runs the hook on the reactions it made
+  /// final, a failure asks for a retry, and the screen shows the problem saving, if any.
+  private mutating func written(_ reports: [WriterReport], now: Double) -> [Effect] {
+    var out: [Effect] = []
+    var committed = false
+    for report in reports {
+      switch report {
+      case .committed(let sequence, let indices):
+        committed = true
+        session.committed(sequence, indices: indices)
+        out += (finalAfterWrite.removeValue(forKey: sequence) ?? []).map(Self.hook)
+      case .failed(let reason):
+        session.failed(reason: reason)
+        out.append(.retryWrites)
+      }
+    }
+    if committed { out.append(.deliverAnalytics) }
+    return out + reduceScreen(.saveProblem(session.saveProblem), now: now)
+  }
+
+  /// The session's writes, for the writer; the reactions each makes final are kept for the
+  /// hook until it commits.
+  private mutating func handOver(now: Double) -> [Effect] {
+    let writes = session.takeWrites()
+    if hooks {
+      for write in writes {
+        let time = write.change.time > 0 ? write.change.time : now
+        let final = Self.finals(in: write.change.effects, time: time)
+        if !final.isEmpty { finalAfterWrite[write.sequence] = final }
+      }
+    }
+    return writes.map(Effect.write)
+  }
+
+  private static func finals(in effects: [UndoEffect], time: Double) -> [FinalReaction] {
+    effects.compactMap { effect in
+      guard case .commit(let tombstone) = effect else { return nil }
+      return FinalReaction(
+        cardID: tombstone.cardID, reaction: tombstone.direction.reaction, time: time)
+    }
+  }
+
+  private static func hook(_ final: FinalReaction) -> Effect {
+    .runHook(cardID: final.cardID, reaction: final.reaction, time: final.time)
+  }
+
+  /// Records `events` in a change of their own, when analytics are on.
+  private mutating func record(_ events: [AnalyticsEvent], now: Double) {
+    guard analytics else { return }
+    session.record(events, now: now)
+  }
+
+  /// The `Focus` event of the card on screen, which leaves it now.
+  private mutating func endFocus(now: Double) -> [AnalyticsEvent] {
+    guard analytics, let focus else { return [] }
+    self.focus = nil
+    let ms = Int64(max(0, (now - focus.since) * 1000).rounded())
+    return [.focus(cardID: focus.id, type: focus.type, milliseconds: ms)]
+  }
+}
+
+/// What the state writer reports from its thread.
+public enum WriterReport: Sendable, Hashable {
+  /// The change `sequence` committed; `indices` are the history numbers it gave its cards.
+  case committed(UInt64, indices: [Int])
+  /// A change could not be written (the writer keeps it, and the ones after it).
+  case failed(reason: String)
+}
+
+/// What live sources changed, as the session and the screen need it.
+public struct LiveChanges: Sendable, Hashable {
+  /// Cards the sources removed.
+  public var removed: Set<String>
+  /// Changed cards the session holds, laid out for the screen.
+  public var updated: [PreparedCard]
+  /// A source replaced its whole collection: the ids of the undoable swipes' cards still in a
+  /// source; nil when no source did.
+  public var stillThere: Set<String>?
+  /// Every type's status now.
+  public var statuses: [TypeStatus]
+  /// For the status line: a source ended or failed, a deck's bad line, a hook failed.
+  public var message: String?
+
+  public init(
+    removed: Set<String> = [], updated: [PreparedCard] = [], stillThere: Set<String>? = nil,
+    statuses: [TypeStatus] = [], message: String? = nil
+  ) {
+    self.removed = removed
+    self.updated = updated
+    self.stillThere = stillThere
+    self.statuses = statuses
+    self.message = message
+  }
+}
