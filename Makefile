@@ -3,8 +3,8 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 # Type metadata through accessors, not mangled names, in every module (ArgumentParser's too):
 # a generic type's first use then skips the runtime's scan of all the conformance records,
-# a large part of a command's start-up (DECISIONS.md, "Start-up"). Every release build takes the
-# same flags, or SwiftPM recompiles the shared modules at each switch.
+# a large part of a command's start-up (DECISIONS.md, "Start-up"). Every release build takes
+# the same flags, or SwiftPM recompiles the shared modules at each switch.
 RELEASE = -c release $(COLOUR) -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # The same diagnostics in a terminal and in a pipe: left to itself, SwiftPM colours them only on
 # a terminal, and the switch makes it compile every package manifest again.
@@ -47,8 +47,8 @@ serve: build-server
 
 # The end-to-end suites run after the others, in a run of their own: their tests wait on child
 # processes and block the cooperative threads (two on a 2-core CI machine), which would starve
-# the unit suites' deadline races (DECISIONS.md, "End-to-end tests start tmux with a clean
-# signal mask, in a run of their own").
+# the unit suites' deadline races
+# (DECISIONS.md, "End-to-end tests start tmux with a clean signal mask, in a run of their own").
 test: build
 	$(SWIFT) test $(COLOUR) --parallel --skip EndToEndTests
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
@@ -60,8 +60,8 @@ test: build
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 5
 # The end-to-end suites drive the release binary in tmux; a sanitiser would watch only the test
-# process that types the keys (DECISIONS.md, "Fuzzers and sanitisers: one SwiftPM product, the
-# toolchain's own runtimes").
+# process that types the keys
+# (DECISIONS.md, "Fuzzers and sanitisers: one SwiftPM product, the toolchain's own runtimes").
 SANITIZE_SKIP = --skip EndToEndTests
 
 # libFuzzer on the deck line parser, the sanitiser and layout, the config reader and the key
