@@ -42,8 +42,8 @@ public final class StateDatabase: Sendable {
 
   /// Opens (or creates, with its folder) the database at `path` and migrates it.
   /// `oneConnection` makes every read use the writer's connection: right for a command that
-  /// runs on one thread (it saves opening a second connection, about a millisecond of a
-  /// `ctfo history`), wrong for the app, whose UI thread must not wait behind a write.
+  /// runs on one thread (it saves opening a second connection, a fair part of a short command
+  /// such as `ctfo history`), wrong for the app, whose UI thread must not wait behind a write.
   ///
   /// - Throws: `StoreError.newerSchema` for a database a newer ctfo wrote, `StoreError.file`
   ///   when the folder cannot be made, `SQLiteError` when SQLite refuses the file.
