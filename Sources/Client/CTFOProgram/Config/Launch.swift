@@ -115,7 +115,7 @@ struct Launch {
   }
 
   /// What ends a cut line here: `...` where the locale's terminal may draw `…` two cells wide.
-  /// (Only its variables are read: a map of the whole environment was a noticeable part of
+  /// (Only its variables are read: a map of the whole environment was a measurable part of
   /// `ctfo next`'s work.)
   var mark: TruncationMark {
     var environment: [String: String] = [:]

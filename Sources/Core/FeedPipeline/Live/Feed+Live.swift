@@ -51,8 +51,8 @@ public enum LiveLookup: Sendable, Equatable {
 
 extension Feed {
   /// Cards a live change applies per hold of the feed's lock, which the UI thread needs to deal
-  /// a card: larger batches held the lock longer (`ctfo-bench feed-apply`), and smaller ones
-  /// did not make the whole change faster.
+  /// a card: larger batches held the lock longer (`ctfo-bench feed-apply`), and the whole
+  /// change takes no longer in batches this small.
   static let applyBatch = 16
 
   /// Room for `more` new cards in the live maps, made outside the feed's lock: grown under it,
