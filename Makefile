@@ -2,9 +2,9 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 # Type metadata through accessors, not mangled names, in every module (ArgumentParser's too):
-# a generic type's first use then skips the runtime's scan of all 4,149 conformance records,
-# a fifth of a command's start-up (DECISIONS.md, "Start-up"). Every release build takes the
-# same flags, or SwiftPM recompiles the shared modules at each switch.
+# a generic type's first use then skips the runtime's scan of all the conformance records,
+# a large part of a command's start-up (DECISIONS.md, "Start-up"). Every release build takes
+# the same flags, or SwiftPM recompiles the shared modules at each switch.
 RELEASE = -c release $(COLOUR) -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # The same diagnostics in a terminal and in a pipe: left to itself, SwiftPM colours them only on
 # a terminal, and the switch makes it compile every package manifest again.
@@ -12,9 +12,9 @@ COLOUR = --no-color-diagnostics
 RELEASE_FLAGS = $(RELEASE) --static-swift-stdlib
 # One program, linked fully statically (DECISIONS.md, "One binary, one store").
 BIN = .build/release/ctfo
-# The server links the Swift runtime dynamically (its static Foundation would make it 73 MB
-# stripped, against 13), so it builds in a folder of its own: sharing `.build` with the static
-# `ctfo`, each build recompiled the other's thirty shared modules.
+# The server links the Swift runtime dynamically (its static Foundation would make it several
+# times larger), so it builds in a folder of its own: sharing `.build` with the static `ctfo`,
+# each build recompiled the other's shared modules.
 SERVER_SCRATCH = .build/server
 SERVER = $(SERVER_SCRATCH)/release/ctfo-server
 
@@ -47,8 +47,8 @@ serve: build-server
 
 # The end-to-end suites run after the others, in a run of their own: their tests wait on child
 # processes and block the cooperative threads (two on a 2-core CI machine), which would starve
-# the unit suites' deadline races (DECISIONS.md, "End-to-end tests start tmux with a clean
-# signal mask, in a run of their own").
+# the unit suites' deadline races
+# (DECISIONS.md, "End-to-end tests start tmux with a clean signal mask, in a run of their own").
 test: build
 	$(SWIFT) test $(COLOUR) --parallel --skip EndToEndTests
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
@@ -60,7 +60,8 @@ test: build
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 5
 # The end-to-end suites drive the release binary in tmux; a sanitiser would watch only the test
-# process that types the keys (DECISIONS.md, "Fuzzers and sanitisers").
+# process that types the keys
+# (DECISIONS.md, "Fuzzers and sanitisers: one SwiftPM product, the toolchain's own runtimes").
 SANITIZE_SKIP = --skip EndToEndTests
 
 # libFuzzer on the deck line parser, the sanitiser and layout, the config reader and the key
@@ -68,7 +69,7 @@ SANITIZE_SKIP = --skip EndToEndTests
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
-# What issue 13 asks before it is done: each fuzzer for ten minutes.
+# A long fuzzing run before a release: each fuzzer for ten minutes.
 fuzz-long:
 	$(MAKE) fuzz FUZZ_SECONDS=600
 

@@ -7,7 +7,7 @@ multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 command -v tmux >/dev/null || need+=(tmux)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 [ -f /usr/share/unicode/EastAsianWidth.txt ] || need+=(unicode-data)
-# The small `ctfo` is linked statically: it needs the static archives of SQLite, libc and libstdc++.
+# `ctfo` is linked statically: it needs the static archives of SQLite, libc and libstdc++.
 [ -f "/usr/lib/$multiarch/libsqlite3.a" ] || need+=(libsqlite3-dev)
 [ -f "/usr/lib/$multiarch/libc.a" ] || need+=(libc6-dev)
 # The HTTP client's TLS (Sources/C/CTLS) links OpenSSL statically; its tests run `openssl s_server`.

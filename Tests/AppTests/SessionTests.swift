@@ -141,7 +141,7 @@ import Testing
     #expect(session.takeWrites().map(\.change.returning) == [ReturnQueue(waiting: [2])])
   }
 
-  /// Issue 16: a source removed the swiped card; undo tells why and brings nothing back.
+  /// A source removed the swiped card: undo tells why and brings nothing back.
   @Test func undoOfACardItsSourceRemovedSaysSoAndMakesTheSwipeFinal() {
     var (session, _) = swipedAShowingB()
     _ = session.takeWrites()
@@ -161,7 +161,7 @@ import Testing
     #expect(session.undo(now: 41) { _ in a } == .nothing)
   }
 
-  /// Issue 16: cards a source removed leave the queue of cards waiting to come back; the card
+  /// Cards a source removed leave the queue of cards waiting to come back; the card
   /// on screen stays until swiped.
   @Test func removedCardsLeaveTheReturnQueueButNotTheScreen() {
     var (session, feed) = swipedAShowingB()
@@ -175,7 +175,7 @@ import Testing
     #expect(session.next(now: 41, feed: feed.take).item == .loading)  // c, not b
   }
 
-  /// Issue 16: a source's replacement keeps the swipes whose cards it still has
+  /// A source's replacement keeps the swipes whose cards it still has
   /// (preserve-valid-tombstones) and makes the others final; clear-tombstones clears all.
   @Test func aSourceReplacementAppliesTheOnReplaceStrategy() {
     for strategy in [ReplacementStrategy.preserveValidTombstones, .clearTombstones] {

@@ -36,7 +36,7 @@ struct ServerGrowthTests {
   }
 
   /// The prune finds tokens by expiry and an auth finds the install's older one, each through
-  /// an index: with a scan, 200,000 tokens made auth 37 times slower.
+  /// an index: with a scan, auth slowed down as the tokens grew.
   @Test func tokensAreFoundByExpiryAndByInstallThroughAnIndex() throws {
     let folder = try TemporaryFolder("ctfo-server")
     _ = try SQLiteCardStore(path: folder.path("server.sqlite"))

@@ -48,7 +48,7 @@ struct ServerTransportTests {
     }
   }
 
-  // MARK: - Item 8: bodies held at once
+  // MARK: - Bodies held at once
 
   /// A body whose declared length does not fit in what is left of the shared budget is
   /// refused with `503` before a byte of it is read; once the body holding the budget goes,
@@ -86,7 +86,7 @@ struct ServerTransportTests {
     #expect(try await blocking { connection.isClosedByServer(within: 10) })
   }
 
-  // MARK: - Item 9: refused before the parse
+  // MARK: - Refused before the parse
 
   /// The events of a batch are counted before it is parsed: a body of more than 2,000
   /// elements is refused for its count even where it is not valid JSON further on.
@@ -118,7 +118,7 @@ struct ServerTransportTests {
     #expect(try await blocking { connection.isClosedByServer(within: 10) })
   }
 
-  // MARK: - Item 14
+  // MARK: - A client that leaves mid-body
 
   /// A client that leaves in the middle of its body is not a failure of the server: it is
   /// not logged as an error and never answered `503`.

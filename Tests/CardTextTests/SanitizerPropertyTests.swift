@@ -114,7 +114,7 @@ private let shapedText = zip(
     }
   }
 
-  /// Before ZWJs were removed (2026-11-23) this failed with seed
+  /// Before ZWJs were removed this failed with seed
   /// "bl0uYLyw1KLvMiKlLWH1vQM+xqcAtGAJwUX+UFezsLM=" on "क्\u{200D}क" (shrunk from a Malayalam
   /// half form), and `randomTextKeepsTheWidthRule` with seed
   /// "7QxJd+gSpNmoyMLmnGX4X845BbcxYYWxaG8AakZ68sc=" on a lone ZWJ.

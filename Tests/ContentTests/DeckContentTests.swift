@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The bundled decks (Resources/decks/*.jsonl) as data: every line parses, ids are unique, links
-/// are well-formed https, no trivia card gives its answer away before it is revealed, and the
-/// corrections of issue 18 stay made.
+/// are well-formed https, no trivia card gives its answer away before it is revealed, and past
+/// corrections of the cards stay made.
 @Suite struct DeckContentTests {
   struct Card {
     var file: String
@@ -113,7 +113,7 @@ import Testing
     #expect(bad.isEmpty, "bad urls: \(bad.map { "\($0.id): \($0["url"])" })")
   }
 
-  /// Facts, trivia, words and tips link to their source (issue 18 item 4). Not every card
+  /// Facts, trivia, words and tips link to their source. Not every card
   /// has a page to link to, so this asks for most of them, not all.
   @Test(arguments: ["fact", "trivia", "word", "tip"])
   func mostReferenceCardsHaveAURL(type: String) throws {
@@ -175,8 +175,8 @@ import Testing
     #expect(Self.giveaways(face: "Which big cats run fastest?", reveal: "The cheetah, at…") == [])
   }
 
-  /// What a trivia card shows before its answer: title, body and source (issue 12 item 14 moves
-  /// the source behind the answer on screen; `ctfo next` and older builds still show it).
+  /// What a trivia card shows before its answer: title, body and source (the app shows the
+  /// source only with the answer; `ctfo next` and older builds still show it).
   @Test func noTriviaFaceContainsItsAnswer() throws {
     let trivia = try Self.load().cards.filter { $0.type == "trivia" }
     #expect(trivia.allSatisfy { !$0["reveal"].isEmpty }, "every trivia card has an answer")
@@ -188,7 +188,7 @@ import Testing
     #expect(spoiled.isEmpty, "\(spoiled.count) trivia cards show their answer: \(spoiled)")
   }
 
-  /// Issue 18 item 5: these facts answered these questions almost word for word. The fact may
+  /// These facts answered these questions almost word for word. The fact may
   /// name the answer, but must not share with the question the clues that lead to it.
   static let spoilerPairs: [(fact: String, trivia: String)] = [
     ("fact-012", "trivia-090"), ("fact-110", "trivia-113"), ("fact-054", "trivia-110"),
@@ -246,7 +246,7 @@ import Testing
     }
   }
 
-  // MARK: Issue 18 items 1 to 3
+  // MARK: Corrected facts
 
   @Test func imprecisionsAreCorrected() throws {
     let fungus = try Self.card("fact-065")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Analytics from the real app and commands to the real `ctfo-server` (issue 15, "Done when"):
+/// Analytics from the real app and commands to the real `ctfo-server`:
 /// nothing lost or doubled through SIGKILLs, nothing recorded when the user says no.
 @Suite(.serialized) struct AnalyticsAppTests {
   private func home(config: String) throws -> URL {

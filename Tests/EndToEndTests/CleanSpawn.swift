@@ -8,7 +8,7 @@ import Glibc
 /// or SIGHUP. A daemon started with Foundation's `Process` and a pipe also keeps the pipe open,
 /// so reading its output never ends. Nor does it inherit any other descriptor: a tmux server
 /// spawned while another test reads a pipe to its end would hold that pipe's write end open
-/// until the server exits (a clean-clone CI run waited 26 s on `ctfo next | head -3` so).
+/// until the server exits (a clean-clone CI run stalled on `ctfo next | head -3` so).
 enum CleanSpawn {
   struct Failure: Error, CustomStringConvertible {
     var description: String

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What the command line says when it is used wrongly, or cannot do what it was asked: one
-/// plain line and a failing status, never a silent success (issue 12, item 6).
+/// plain line and a failing status, never a silent success.
 @Suite struct CommandErrorsTests {
   private let deck =
     #"{"id":"a1","type":"fact","body":"x"}"# + "\n"
@@ -86,7 +86,7 @@ import Testing
   }
 }
 
-/// Deck text reaches standard output sanitised in every format (issue 13, item 7).
+/// Deck text reaches standard output sanitised in every format.
 @Suite struct UntrustedOutputTests {
   @Test func labelsAndTitlesLoseBidiControlsAndTabsInJSON() throws {
     let cli = try CommandLine(bundled: false)
@@ -104,8 +104,7 @@ import Testing
   }
 }
 
-/// A deck's problems are said once per change of the deck, and always by `deck check`
-/// (issue 12, item 6).
+/// A deck's problems are said once per change of the deck, and always by `deck check`.
 @Suite struct DeckProblemReportTests {
   @Test func badLinesAreSaidWhenTheDeckChangesNotOnEveryRun() throws {
     let cli = try CommandLine(bundled: false)

@@ -5,7 +5,7 @@ import Testing
   import Glibc
 #endif
 
-/// A full disk (issue 15, "Done when" 6): a small tmpfs as the home, filled while the app runs.
+/// A full disk: a small tmpfs as the home, filled while the app runs.
 /// Swipes go on (each card shown before its history row can be written, numbered "unsaved"),
 /// the app says it cannot save, nothing crashes; once space is freed every row and event is
 /// written, and the outbox is neither recreated nor emptied. Mounting needs root (as `make

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Issue 4's "Done when": the release binary driven in tmux on a test deck.
+/// The release binary driven in tmux on a test deck: swipes, history, settings, sizes, undo,
+/// help and quit.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct EndToEndTests {
   /// Swipes `count` cards and returns their titles in the order shown.
   private func swipe(_ count: Int, in app: AppUnderTest, from first: String) async throws

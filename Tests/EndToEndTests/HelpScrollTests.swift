@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12, item 9: at 40x12 the help screen says there is more and scrolls to its last key.
+/// At 40x12 the help screen says there is more and scrolls to its last key.
 @Suite(.serialized) struct HelpScrollTests {
   @Test func theHelpScrollsToItsLastLineAtFortyByTwelve() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 3, words: 0), width: 40, height: 12)

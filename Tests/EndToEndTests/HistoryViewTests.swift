@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12, item 11: the history view after an undo, and `/` to search it, in the release
+/// The history view after an undo, and `/` to search it, in the release
 /// binary, checked against `ctfo history` on the same home.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct HistoryViewTests {
   private let deck = TestDeck.make(facts: 10, words: 10)

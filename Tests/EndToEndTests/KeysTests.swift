@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12, items 2 and 3: keys under "Too small" and keys typed ahead, in the release binary.
+/// Keys under "Too small" and keys typed ahead, in the release binary.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct KeysTests {
   private let deck = TestDeck.make(facts: 10, words: 10)
 
@@ -55,7 +55,7 @@ import Testing
   }
 
   /// Arrow keys sent as `ESC [ X` (not the `ESC O X` terminfo lists for keypad mode) still
-  /// swipe: right, then left (issue 12, item 12).
+  /// swipe: right, then left.
   @Test func arrowsSentInTheOtherFormStillSwipe() async throws {
     let app = try AppUnderTest(deck: deck)
     defer { app.stop() }
@@ -70,7 +70,7 @@ import Testing
     #expect(rows.map { $0["reaction"] as? String } == ["TFU", "TIFB", nil], "\(rows)")
   }
 
-  /// config.toml binds swipe-right to d and quit to x (issue 12, item 12). On screen: the hint
+  /// config.toml binds swipe-right to d and quit to x. On screen: the hint
   /// bar says "d TFU" and "x quit"; l and q, read by the app, leave the card where it is; d
   /// brings the next card and x quits ("exit=0"). Off screen: the history records TFU for the
   /// first card.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The man page `make install` puts in `share/man/man1` names every command and exit status
-/// the program has (issue 12, item 7).
+/// the program has.
 @Suite struct ManualTests {
   @Test func theManPageNamesEveryCommandAndTheVersion() throws {
     let page = try String(

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12, item 10: the whole card shows the link, and `o` hands it to `$BROWSER` as one
+/// The whole card shows the link, and `o` hands it to `$BROWSER` as one
 /// argument, with no shell in between, in the release binary.
 @Suite(.serialized) struct OpenLinkTests {
   /// Shell metacharacters in the link: a shell would run `id` or cut the link at `;` or `&`.

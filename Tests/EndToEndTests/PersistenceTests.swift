@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 6's "Done when": nothing a user swiped is lost, across quits and SIGKILLs.
+/// Nothing a user swiped is lost, across quits and SIGKILLs.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct PersistenceTests {
   private let deck = TestDeck.make(facts: 60, words: 60)
 

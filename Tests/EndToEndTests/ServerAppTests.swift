@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The app and `ctfo next` with a server (issue 14): the real `ctfo-server` binary on loopback.
+/// The app and `ctfo next` with a server: the real `ctfo-server` binary on loopback.
 @Suite(.serialized) struct ServerAppTests {
   static let serverDeck = """
     {"deck":"s","types":{"news":{"label":"News","colour":"yellow"}}}
@@ -31,7 +31,7 @@ import Testing
     try await app.tmux.waitFor("the notice to go") { !$0.contains { $0.contains("Welcome") } }
   }
 
-  /// Issue 16: a pull is a live source. The launch pull's cards show in the same run (the app
+  /// A pull is a live source. The launch pull's cards show in the same run (the app
   /// starts with no card at all), a later pull's new card comes up and its removed one never
   /// does again.
   @Test func aPullsCardsReachTheRunningAppAndItsRemovedCardsLeaveIt() async throws {
@@ -117,7 +117,7 @@ import Testing
   }
 
   /// A long card comes in a pull without its body; the app fetches it while it prepares the
-  /// card (issue 14), and the server sees one request for it.
+  /// card, and the server sees one request for it.
   @Test func aCardPulledWithoutItsBodyIsShownWhole() async throws {
     let body = "The whole body of a long card. " + String(repeating: "More. ", count: 10)
     let deck = """

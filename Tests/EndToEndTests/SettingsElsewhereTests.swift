@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// A setting changed by another process reaches the running app without a restart (issue 12,
-/// item 13): its settings screen and its queue, woken by the change itself, not by a key.
+/// A setting changed by another process reaches the running app without a restart: its
+/// settings screen and its queue, woken by the change itself, not by a key.
 @Suite struct SettingsElsewhereTests {
   @Test func disablingATypeInAnotherTerminalReachesTheRunningApp() async throws {
     let app = try AppUnderTest(deck: TestDeck.make(facts: 10, words: 10))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The width rule through the real terminal (issue 13): cards made of every kind of cluster the
+/// The width rule through the real terminal: cards made of every kind of cluster the
 /// sanitiser lets through (scripts, marks, emoji sequences, flags, keycaps, tags, format
 /// characters next to letters), drawn by the release binary's ncurses inside tmux at two sizes.
 /// On every screen the card's borders sit in one column of tmux's grid on every row, found

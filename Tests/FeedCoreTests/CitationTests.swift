@@ -1,7 +1,7 @@
 import FeedCore
 import Testing
 
-/// Where a card's source and link may show (issue 12, item 14): the project's own cards cite
+/// Where a card's source and link may show: the project's own cards cite
 /// nothing; a card with an answer keeps its source and link for its whole view.
 @Suite struct CitationTests {
   private let fact = Card(

@@ -1,7 +1,7 @@
 import FeedCore
 import Testing
 
-/// A live source's cards kept from its updates (issue 16): what each update adds, changes and
+/// A live source's cards kept from its updates: what each update adds, changes and
 /// removes, by id, with a replacement told apart.
 struct LiveCollectionTests {
   private func card(_ id: String, _ type: String = "news", body: String = "b") -> Card {

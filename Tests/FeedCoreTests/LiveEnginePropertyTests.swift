@@ -8,7 +8,7 @@ import Testing
   import Darwin
 #endif
 
-/// Issue 16, "Done when": random interleavings of cards added, changed and removed by a live
+/// Random interleavings of cards added, changed and removed by a live
 /// source, whole replacements, preparations ending (well, badly, or after their cancellation),
 /// swipes and undos never show a removed card, never repeat a card within its type's round, and
 /// keep every enabled type's share of 30,000 cards shown within ±2 points of 1/k.

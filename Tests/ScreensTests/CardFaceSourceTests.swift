@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The card's face shows its source unless the card has an answer (a trivia source may give
-/// it away) or is the project's own (issue 12, item 14).
+/// it away) or is the project's own.
 @Suite struct CardFaceSourceTests {
   private func screen(_ card: Card) -> String {
     let state = Fixtures.showing(card)

@@ -6,7 +6,7 @@ import Testing
 @testable import Store
 
 /// A deck line of exactly 513 `[` made FoundationEssentials' JSON decoder trap (SIGILL) and
-/// stopped every command that synced the deck (found by `make fuzz-long`, 2026-11-24). Lines
+/// stopped every command that synced the deck (found by `make fuzz-long`). Lines
 /// nested deeper than `JSONNesting.limit` are a problem of their line; nothing else is lost.
 struct DeepNestingTests {
   @Test(arguments: [33, 511, 512, 513, 514, 100_000])

@@ -62,7 +62,7 @@ import Testing
     #expect(try database.integrityCheck() == "ok")
   }
 
-  /// A state database that the release of 2026-11-23 (commit fef1824, GRDB) wrote itself: three
+  /// A state database that the last release on GRDB (commit fef1824) wrote itself: three
   /// swipes in the app (right, left, up: three tombstones), `ctfo next -n 2`, `ctfo disable
   /// word`, then its WAL checkpointed into the file.
   @Test func opensAndMigratesTheFileTheLastReleaseWrote() throws {

@@ -70,7 +70,7 @@ import Testing
 
   /// A card shown while writes failed is known by `-sequence` of the change that holds its
   /// row; a later change's tombstone and return queue name it so, and the writer writes them
-  /// against the row's number (issue 15, a full disk).
+  /// against the row's number (as after a full disk).
   @Test func aProvisionalNumberIsWrittenAsTheRowsNumber() throws {
     let home = try TestHome()
     let writer = StateWriter(store: home.state)

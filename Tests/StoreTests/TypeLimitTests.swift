@@ -4,8 +4,8 @@ import Testing
 
 @testable import Store
 
-/// A deck, and the server's cards, have at most `DeckParser.typesPerDeck` (64) types (issue 13:
-/// every input from outside has a stated limit). At the limit everything loads; one past it,
+/// A deck, and the server's cards, have at most `DeckParser.typesPerDeck` (64) types (every
+/// input from outside has a stated limit). At the limit everything loads; one past it,
 /// the card of the new type is a problem of its line (or a refused card of the pull), and the
 /// rest loads.
 struct TypeLimitTests {

@@ -1,2 +1,2 @@
-// SQLite's C API for the Store module (libsqlite3-dev; linked statically into `ctfo`).
+// SQLite's C API for the SQL module (libsqlite3-dev; linked statically into `ctfo`).
 #include <sqlite3.h>

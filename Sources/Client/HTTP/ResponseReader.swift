@@ -141,7 +141,7 @@ struct ResponseReader<Source: ByteSource> {
   }
 
   private mutating func bytes(_ count: Int) throws(HTTPError) -> [UInt8] {
-    // Room for the whole body at once: a pull of 3.6 MB otherwise grew the buffer a step at a
+    // Room for the whole body at once: a large pull otherwise grew the buffer a step at a
     // time, each step a copy and fresh pages (CPU the keys wait for, with no yield point in it).
     if count > buffer.count - start {
       if start > 0 {

@@ -42,8 +42,8 @@ public final class StateDatabase: Sendable {
 
   /// Opens (or creates, with its folder) the database at `path` and migrates it.
   /// `oneConnection` makes every read use the writer's connection: right for a command that
-  /// runs on one thread (it saves opening a second connection, about a millisecond of a
-  /// `ctfo history`), wrong for the app, whose UI thread must not wait behind a write.
+  /// runs on one thread (it saves opening a second connection, a fair part of a short command
+  /// such as `ctfo history`), wrong for the app, whose UI thread must not wait behind a write.
   ///
   /// - Throws: `StoreError.newerSchema` for a database a newer ctfo wrote, `StoreError.file`
   ///   when the folder cannot be made, `SQLiteError` when SQLite refuses the file.
@@ -54,7 +54,7 @@ public final class StateDatabase: Sendable {
     Self.makePrivate(path)
     let connection = try Connection(path: path, role: .writer)
     // secure_delete = FAST: Debian's SQLite overwrites every freed page by default, so emptying
-    // a delivered outbox of 100,000 events wrote 31,000 pages (OutboxStorageTests).
+    // a delivered outbox wrote every one of its pages again (OutboxStorageTests).
     try connection.execute(
       """
       PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;
@@ -166,7 +166,7 @@ public final class StateDatabase: Sendable {
   /// lock the process holds on it, SQLite's included, so a second `StateDatabase` in a process
   /// (tests and `ctfo-bench` open two) let another process's sqlite3, finding itself the last,
   /// checkpoint and delete the WAL this process went on writing to (DECISIONS.md, "The state
-  /// database file is never opened outside SQLite once it exists").
+  /// database deletes with `secure_delete = FAST`, and is never opened outside SQLite").
   private static func makePrivate(_ path: String) {
     var info = stat()
     guard lstat(path, &info) == 0 else {

@@ -55,8 +55,8 @@ enum TerminalType {
     return (inFile, outFile)
   }
 
-  /// Raw keys without echo, a 25 ms escape delay, no cursor; returns a full-screen window that
-  /// reads keys without blocking (poll(2) does the waiting).
+  /// Raw keys without echo, a short escape delay (`set_escdelay`), no cursor; returns a
+  /// full-screen window that reads keys without blocking (poll(2) does the waiting).
   static func configure() -> UnsafeMutablePointer<WINDOW> {
     raw()
     noecho()

@@ -4,9 +4,8 @@ import DequeModule
 import FeedCore
 
 /// The feed dealt on the calling thread, one preparation after another: what `ctfo next`
-/// runs. It prints cards in deal order, and a card of the deck index is ready in a few
-/// microseconds, so tasks would only add their start-up to a command meant to be as quick as
-/// fortune.
+/// runs. It prints cards in deal order, and a card of the deck index is ready almost at once,
+/// so tasks would only add their start-up to a command meant to be as quick as fortune.
 ///
 /// With the same catalog, settings, seed and lookahead it deals the cards a `Feed` created
 /// with `inDealOrder: true` hands out: both drive the same `FeedEngine` through the same

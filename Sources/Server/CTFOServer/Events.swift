@@ -147,8 +147,8 @@ enum EventRoutes {
       ["code": 200, "num_records_imported": accepted.count, "status": "OK"], status: .ok)
   }
 
-  /// One element of the body: a JSON value, read with `JSONSerialization` (a body of 2,000
-  /// events is read in milliseconds; a `Decodable` per property costs an error per failed try).
+  /// One element of the body: a JSON value, read with `JSONSerialization` (quick even for the
+  /// largest batch; a `Decodable` per property costs an error per failed try).
   typealias Element = Any
 
   /// A JSON array of events, or JSON lines of them (Mixpanel takes both), each with its own

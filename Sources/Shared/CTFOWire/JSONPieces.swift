@@ -21,7 +21,8 @@ struct JSONPieces {
   /// Each split array's elements, as ranges of the text, in order.
   var elements: [String: [Range<Int>]]
 
-  /// Elements decoded at a time, each group then a yield point: 16 cards are about 5 KB.
+  /// Elements decoded at a time, each group then a yield point: a group of cards is a few
+  /// kilobytes.
   static let groupSize = 16
 
   /// Splits `text`, one JSON object, at the elements of its members named in `arrays`. Nil when

@@ -5,8 +5,8 @@
 #endif
 
 /// Where decks are found on disk, for `ctfo` and `ctfo-server` alike: the bundled decks beside
-/// the program, and the `*.jsonl` files of a folder. The C library alone (no Foundation): the
-/// quick path of `ctfo next` runs it.
+/// the program, and the `*.jsonl` files of a folder. The C library alone, as `ctfo` links no
+/// full Foundation (DECISIONS.md, "One binary, one store").
 public enum DeckFolders {
   /// The bundled decks' folder and, for a message when there is none, where it was looked for:
   /// the folder `CTFO_BUNDLED_DECKS` names (none when it is empty), else the first folder above

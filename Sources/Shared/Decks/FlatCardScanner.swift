@@ -6,8 +6,8 @@ import FlatJSON
 /// field, any doubt), and the full JSON decoder then parses the line and words any problem, so
 /// both paths give the same card for every line the fast path accepts.
 ///
-/// JSONDecoder spends most of a 1,000,000-card import in its generic machinery; this scan
-/// makes a single pass over the bytes.
+/// JSONDecoder spends most of a large import in its generic machinery; this scan makes a
+/// single pass over the bytes.
 enum FlatCardScanner {
   /// The fields a card line may have, in the order of `Card.init`.
   private static let keys = FlatJSONObject.keys(

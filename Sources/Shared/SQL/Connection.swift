@@ -110,7 +110,7 @@ public final class Connection {
 ///
 /// Up to `leftAtClose` frames (4 KiB each) stay in the WAL when the connection closes; beyond,
 /// the close checkpoints them into the database and deletes the WAL, as SQLite does by default.
-/// Checkpointing at every close cost a short run (`ctfo next`) three of its five fsyncs for
+/// Checkpointing at every close cost a short run (`ctfo next`) most of its fsyncs for
 /// the one or two frames it adds. Left in the WAL they are as durable (the commit synced
 /// them), and the next opener reads them back: at most 256 KiB. The hook replaces SQLite's
 /// automatic checkpoint, so it checkpoints at SQLite's default threshold itself, which keeps

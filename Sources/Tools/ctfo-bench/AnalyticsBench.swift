@@ -5,8 +5,8 @@ import Foundation
 import HTTP
 import Store
 
-/// `ctfo-bench analytics URL DATABASE N [queue-only]`: the analytics figures of `make bench`
-/// (issue 15); `queue-only` leaves the events queued (for the app to send at its launch).
+/// `ctfo-bench analytics URL DATABASE N [queue-only]`: the analytics figures of `make bench`;
+/// `queue-only` leaves the events queued (for the app to send at its launch).
 ///
 /// 1. Events recorded per second as the app records them: a final reaction and a focus in the
 ///    transaction of each swipe's state change (`synchronous = FULL`), 2,000 swipes.

@@ -12,10 +12,10 @@ import Synchronization
 public struct CTFO: ParsableCommand {
   /// The configuration, marked as a plugin's while a command line that asks for no completion
   /// script is parsed: ArgumentParser then skips its probe for `--generate-completion-script`,
-  /// which parses the line twice more as two pseudo-commands and costs every command about a
-  /// million instructions of the runtime's conformance look-ups (DECISIONS.md, "Start-up").
-  /// The mark is off again before anything prints a usage line (the plugin's name would
-  /// prefix it).
+  /// which parses the line twice more as two pseudo-commands and costs every command a
+  /// noticeable share of its start-up in the runtime's conformance look-ups
+  /// (DECISIONS.md, "Start-up"). The mark is off again before anything prints a usage line
+  /// (the plugin's name would prefix it).
   public static var configuration: CommandConfiguration {
     var configuration = plainConfiguration
     if skipsCompletionProbe.load(ordering: .relaxed) { configuration._superCommandName = "" }

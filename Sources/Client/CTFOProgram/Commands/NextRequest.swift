@@ -10,9 +10,8 @@ import Store
   import Darwin
 #endif
 
-/// What `ctfo next` was asked for, and the part of its run both binaries share: the deal (on
-/// the calling thread, with no task, pool or dispatch queue, unless the batch is large) and
-/// the printing.
+/// What `ctfo next` was asked for, and the rest of its run: the deal (on the calling thread,
+/// with no task, pool or dispatch queue, unless the batch is large) and the printing.
 struct NextRequest: Equatable, Sendable {
   var globals = OptionValues()
   var count = 1
@@ -42,8 +41,8 @@ struct NextRequest: Equatable, Sendable {
   }
 
   /// Up to this many cards are dealt on the calling thread; more go through a `Feed`, whose
-  /// preparations use both cores (measured at 30,000 cards: 43,000 cards/s alone, 56,000 with
-  /// the feed). Both deal the same cards for the same seed and lookahead.
+  /// preparations run on every core, which pays off only for a large batch. Both deal the same
+  /// cards for the same seed and lookahead.
   static let serialLimit = 256
 
   /// The text area: `--width` and `--height`, else the terminal's size; when the output is not

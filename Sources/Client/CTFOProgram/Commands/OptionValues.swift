@@ -1,5 +1,5 @@
-/// The global options' values, however they were parsed: by ArgumentParser, or by
-/// `NextRequest(quick:)` for a plain `ctfo next`.
+/// The global options' values as ArgumentParser parsed them (`GlobalOptions.values`), for the
+/// code that runs a command.
 public struct OptionValues: Equatable, Sendable {
   public var home: String?
   public var deck: [String] = []

@@ -6,7 +6,7 @@
 
 /// Times as the commands print them, through the C library.
 enum Timestamp {
-  /// Seconds since 1970 in ISO 8601, UTC, to the second: `2026-11-23T19:32:14Z`.
+  /// Seconds since 1970 in ISO 8601, UTC, to the second: `YYYY-MM-DDThh:mm:ssZ`.
   static func iso8601(_ seconds: Double) -> String {
     var time = time_t(seconds.rounded(.down))
     var parts = tm()

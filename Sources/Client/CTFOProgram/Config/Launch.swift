@@ -115,8 +115,8 @@ struct Launch {
   }
 
   /// What ends a cut line here: `...` where the locale's terminal may draw `…` two cells wide.
-  /// (Only its variables are read: a map of the whole environment cost `ctfo next` 2 % of its
-  /// instructions.)
+  /// (Only its variables are read: a map of the whole environment was a measurable part of
+  /// `ctfo next`'s work.)
   var mark: TruncationMark {
     var environment: [String: String] = [:]
     for name in TruncationMark.variables { environment[name] = Environment.variable(name) }

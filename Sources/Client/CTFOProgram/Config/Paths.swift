@@ -9,7 +9,8 @@ import Decks
 /// Where ctfo keeps its files: everything under one folder when `--home` or `CTFO_HOME` is
 /// given, otherwise the XDG base directories.
 ///
-/// Written on the C library alone (no Foundation): the quick path of `ctfo next` runs it.
+/// Written on the C library alone, as `ctfo` links no full Foundation
+/// (DECISIONS.md, "One binary, one store").
 public struct Paths: Equatable, Sendable {
   public var configFile: String
   public var stateDatabase: String

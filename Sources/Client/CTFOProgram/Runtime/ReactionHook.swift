@@ -212,7 +212,7 @@ extension Duration {
     components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
   }
 
-  /// `5 s`, or `300 ms` when not whole seconds, for a message.
+  /// Whole seconds as seconds (`s`), else milliseconds (`ms`), for a message.
   fileprivate var shown: String {
     let ms = nanoseconds / 1_000_000
     return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"

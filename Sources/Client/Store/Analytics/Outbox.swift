@@ -296,8 +296,8 @@ public struct Outbox: Sendable {
   /// stay until the slowest sink catches up). A `DELETE` without `WHERE` is SQLite's truncate
   /// optimisation: the table's pages go to the free list and few pages reach the WAL. Deleting
   /// each batch's rows instead wrote every page they touched, and the writer's next commit,
-  /// whose fsync covers the whole WAL, paid for them (the first swipes took 2.6 to 22 ms while
-  /// 100,000 events flushed, against 0.4 ms).
+  /// whose fsync covers the whole WAL, paid for them: swipes made while a large outbox flushed
+  /// were slow to commit.
   private static func emptyIfDelivered(_ sinks: [String], _ db: Connection) throws {
     guard !sinks.isEmpty else { return }
     let marks = Array(repeating: "?", count: sinks.count).joined(separator: ", ")

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// `CardReader(path:)` holds read-only connections of its own, one per core, taken in turn,
 /// so a feed's concurrent preparations neither queue behind the app's other reads nor behind
-/// each other (with one connection, its mutex took 12 % of `next -n 30000`, mostly waiting);
+/// each other (with one connection, a large `ctfo next` spent a share of its time waiting on it);
 /// `DeckIndex.reader()` reads on the database's connections (and inside its transaction).
 /// Either way one prepared statement per connection, behind the connection's mutex.
 public final class CardReader: Sendable {

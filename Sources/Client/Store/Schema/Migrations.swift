@@ -145,7 +145,7 @@ enum Migrations {
     );
     """
 
-  /// The config file as last read, for the small binary's quick path (dropped by v3).
+  /// The config file as last read, for a former quick path of `ctfo next` (dropped by v3).
   private static let v2 = """
     CREATE TABLE config_reads (
       path TEXT PRIMARY KEY,

@@ -44,7 +44,7 @@ public struct ServerStore: Sendable {
   /// How many cards one transaction of a pull upserts: the writer's commits (a card on screen
   /// waits for its history row) wait behind one chunk, not behind the whole pull. Smaller
   /// chunks kept the longest commits as they were and made a large pull slower
-  /// (DECISIONS.md, "A pull is applied a chunk a transaction").
+  /// (DECISIONS.md, "A pull is applied and decoded in pieces").
   static let applyChunk = 200
 
   /// Applies `pull`: its cards a chunk a transaction (a full pull first deletes, in chunks too,

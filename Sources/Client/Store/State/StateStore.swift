@@ -121,9 +121,10 @@ public struct StateStore: Sendable {
   ///
   /// The commit does not wait for the disk: a power cut in the next moments may forget that
   /// these cards were printed, and a later `ctfo next` may then print one again, which is
-  /// all the row is for. Waiting was an `fdatasync` and a sync of the folder (DECISIONS.md,
-  /// "`ctfo next` records its cards without waiting for the disk"). A crash of the process loses
-  /// nothing, and the next durable commit (a swipe in the app) makes these rows durable with it.
+  /// all the row is for. Waiting was an `fdatasync` and a sync of the folder
+  /// (DECISIONS.md, "What may be lost to a power cut commits without an fsync"). A crash of
+  /// the process loses nothing, and the next durable commit (a swipe in the app) makes these
+  /// rows durable with it.
   public func appendShown(_ cards: [Card], time: Double) throws -> [HistoryEntry] {
     let shown = cards.map { ShownRecord($0, shownAt: time) }
     let change = StateChange(shown: shown, time: 0)

@@ -36,7 +36,7 @@ struct LazyShuffle: Sendable {
   }
 
   /// Adds the ordinals `count..<newCount` (never touched: each sits at its own position) as
-  /// undrawn: a live source's new cards (issue 16).
+  /// undrawn: a live source's new cards.
   mutating func grow(from count: Int, to newCount: Int) {
     for ordinal in count..<max(count, newCount) {
       swap(Int32(ordinal), Int32(remaining))

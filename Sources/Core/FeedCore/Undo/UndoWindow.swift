@@ -60,14 +60,14 @@ public struct UndoWindow: Sendable, Hashable {
     return [.restore(newest)]
   }
 
-  /// The newest swipe's card is gone from its source (issue 16): the swipe cannot be taken back,
+  /// The newest swipe's card is gone from its live source: the swipe cannot be taken back,
   /// so it is final now (committed: its reaction reported) instead of restored.
   public mutating func dropNewest() -> [UndoEffect] {
     guard let newest = tombstones.popLast() else { return [] }
     return [.commit(newest)]
   }
 
-  /// A live source replaced its whole collection (issue 16). A source cannot be refused or
+  /// A live source replaced its whole collection. A source cannot be refused or
   /// kept waiting for an answer: `clear-tombstones` makes every swipe final; the other
   /// strategies keep the swipes whose cards the source still has (`stillThere`), as
   /// `preserve-valid-tombstones` does, so nothing undoable is lost and no undo brings back a

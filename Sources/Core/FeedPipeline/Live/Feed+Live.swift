@@ -52,7 +52,7 @@ public enum LiveLookup: Sendable, Equatable {
 extension Feed {
   /// Cards a live change applies per hold of the feed's lock, which the UI thread needs to deal
   /// a card: larger batches held the lock longer (`ctfo-bench feed-apply`), and the whole
-  /// change takes no longer with 16.
+  /// change takes no longer in batches this small.
   static let applyBatch = 16
 
   /// Room for `more` new cards in the live maps, made outside the feed's lock: grown under it,
@@ -114,8 +114,8 @@ extension Feed {
         Courtesy.yieldPoint()
         if let key = base(id), key.ordinal < baseCounts[key.type] ?? 0 { baseKeys[id] = key }
       }
-      // A few hundred cards per hold of the lock: a pull of 10,000 never keeps the UI thread's
-      // next card waiting for the whole of it.
+      // `applyBatch` cards per hold of the lock: a large pull never keeps the UI thread's next
+      // card waiting for the whole of it.
       // The removals, then the changes and additions, read where they are: copied into one
       // array of steps, a large pull held the CPU with no yield point.
       let (removed, updated, added) = (change.removed, change.updated, change.added)

@@ -4,7 +4,7 @@
 public enum SinkKind: String, Sendable, CaseIterable, Hashable {
   case ctfo, mixpanel, ga
 
-  /// The largest batch: events and bytes of body (ctfo.md notes M1, G1).
+  /// The largest batch: events and bytes of body (notes M1, G1).
   public var limits: (events: Int, bytes: Int) {
     switch self {
     case .ctfo, .mixpanel: (2000, 2 << 20)

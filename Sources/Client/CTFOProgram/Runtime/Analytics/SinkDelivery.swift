@@ -168,7 +168,7 @@ public final class SinkDelivery: Sendable {
           }
         case .retry(_, let after, let reason):
           // The next try is a probe: a network still down then costs a read of a few rows, not
-          // of 2,000 (an idle app offline stays near 0 ticks); successes double it back.
+          // of a full batch (an idle app offline stays nearly idle); successes double it back.
           limit.withLock { $0 = min($0, Self.probeBatch) }
           let failures = try outbox.schedule(of: name).failures + 1
           let wait = after.map { Int64($0) * 1000 } ?? Self.backoff(failures: failures) + jitter()
