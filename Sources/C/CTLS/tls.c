@@ -3,7 +3,6 @@
 #include <arpa/inet.h>
 #include <openssl/err.h>
 #include <openssl/rand.h>
-#include <openssl/sha.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <stdio.h>
@@ -118,12 +117,4 @@ void ctfo_tls_free(ctfo_tls *tls) {
   if (tls->ssl != NULL) SSL_free(tls->ssl);
   if (tls->context != NULL) SSL_CTX_free(tls->context);
   free(tls);
-}
-
-void ctfo_sha256(const void *bytes, size_t size, unsigned char digest[32]) {
-  SHA256(bytes, size, digest);
-}
-
-int ctfo_random_bytes(unsigned char *buffer, size_t size) {
-  return RAND_bytes(buffer, (int)size);
 }

@@ -30,10 +30,4 @@ long ctfo_tls_write(ctfo_tls *tls, const void *buffer, size_t size, int *want_wr
 /// Frees the session (the socket stays open: its owner closes it).
 void ctfo_tls_free(ctfo_tls *tls);
 
-/// SHA-256 of `size` bytes into `digest` (32 bytes).
-void ctfo_sha256(const void *bytes, size_t size, unsigned char digest[32]);
-
-/// Fills `buffer` with `size` random bytes from OpenSSL's generator; 1 on success.
-int ctfo_random_bytes(unsigned char *buffer, size_t size);
-
 #endif
