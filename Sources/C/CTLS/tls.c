@@ -2,7 +2,6 @@
 
 #include <arpa/inet.h>
 #include <openssl/err.h>
-#include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <stdio.h>
