@@ -173,6 +173,9 @@ let package = Package(
       dependencies: ["FeedCore", "CardText", "CardPreparation", "App", "CTFOWire"],
       path: "Tests/TestSupport"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
+    .testTarget(name: "FlatJSONTests", dependencies: ["FlatJSON"]),
+    .testTarget(
+      name: "CardPreparationTests", dependencies: ["CardPreparation", "CardText", "FeedCore"]),
     .testTarget(
       name: "CardTextTests",
       dependencies: [
@@ -182,8 +185,7 @@ let package = Package(
     .testTarget(
       name: "StoreTests",
       dependencies: [
-        "Store", "FeedCore", "FlatJSON", "TestSupport", "CTFOWire", "SQL", "CYieldToUser",
-        "Decks",
+        "Store", "FeedCore", "TestSupport", "CTFOWire", "SQL", "CYieldToUser", "Decks",
       ],
       exclude: ["Fixtures"]),
     .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestSupport"]),
