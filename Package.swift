@@ -212,7 +212,13 @@ let package = Package(
       ]),
     // The protocol's JSON, read and written without a network.
     .testTarget(name: "CTFOWireTests", dependencies: ["CTFOWire", "TestSupport"]),
-    .testTarget(name: "CTFOProgramTests", dependencies: ["CTFOProgram", "Decks", "TestSupport"]),
+    // The client program's parts, the runner of the app's effects over a real home among them.
+    .testTarget(
+      name: "CTFOProgramTests",
+      dependencies: [
+        "CTFOProgram", "Decks", "TestSupport", "App", "CardPreparation", "CardText", "FeedCore",
+        "FeedPipeline", "Store", "Terminal",
+      ]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),
