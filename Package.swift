@@ -173,6 +173,9 @@ let package = Package(
       dependencies: ["FeedCore", "CardText", "CardPreparation", "App", "CTFOWire"],
       path: "Tests/TestSupport"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
+    .testTarget(name: "FlatJSONTests", dependencies: ["FlatJSON"]),
+    .testTarget(
+      name: "CardPreparationTests", dependencies: ["CardPreparation", "CardText", "FeedCore"]),
     .testTarget(
       name: "CardTextTests",
       dependencies: [
@@ -182,8 +185,7 @@ let package = Package(
     .testTarget(
       name: "StoreTests",
       dependencies: [
-        "Store", "FeedCore", "FlatJSON", "TestSupport", "CTFOWire", "SQL", "CYieldToUser",
-        "Decks",
+        "Store", "FeedCore", "TestSupport", "CTFOWire", "SQL", "CYieldToUser", "Decks",
       ],
       exclude: ["Fixtures"]),
     .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestSupport"]),
@@ -210,7 +212,13 @@ let package = Package(
       ]),
     // The protocol's JSON, read and written without a network.
     .testTarget(name: "CTFOWireTests", dependencies: ["CTFOWire", "TestSupport"]),
-    .testTarget(name: "CTFOProgramTests", dependencies: ["CTFOProgram", "Decks", "TestSupport"]),
+    // The client program's parts, the runner of the app's effects over a real home among them.
+    .testTarget(
+      name: "CTFOProgramTests",
+      dependencies: [
+        "CTFOProgram", "Decks", "TestSupport", "App", "CardPreparation", "CardText", "FeedCore",
+        "FeedPipeline", "Store", "Terminal",
+      ]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),

@@ -1,6 +1,5 @@
 import Decks
 import FeedCore
-import FlatJSON
 import Testing
 
 @testable import Store
@@ -30,12 +29,5 @@ struct DeepNestingTests {
     let report = try home.index.sync(decks: [deck])
     #expect(report.problems.map(\.line) == [2])
     #expect(try home.index.catalog().first?.cards == 2)
-  }
-
-  @Test func nestingIsCountedOutsideStringsOnly() {
-    #expect(!JSONNesting.exceeds(Array(#"{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}"#.utf8)))
-    #expect(!JSONNesting.exceeds(Array(#"{"a":"\"[[["}"#.utf8), limit: 1))
-    #expect(JSONNesting.exceeds(Array("[[1]]".utf8), limit: 1))
-    #expect(!JSONNesting.exceeds(Array("[1][2][3]".utf8), limit: 1))
   }
 }

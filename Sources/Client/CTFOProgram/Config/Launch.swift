@@ -40,8 +40,12 @@ struct Launch {
   /// Opens the state and, unless `syncDecks` is false (a command that reads no card), syncs
   /// the decks; the problems of decks indexed now go to stderr, one line each.
   /// `interactive` gives the database a reader connection of its own, for the UI thread.
-  init(_ options: OptionValues, syncDecks: Bool = true, interactive: Bool = false) throws {
-    paths = Paths(home: options.home)
+  /// `paths` replaces those of `options.home` (a test's home, without the bundled decks).
+  init(
+    _ options: OptionValues, paths given: Paths? = nil, syncDecks: Bool = true,
+    interactive: Bool = false
+  ) throws {
+    paths = given ?? Paths(home: options.home)
     configuration = try Configuration.load(file: paths.configFile, flags: options)
     configuredKeys =
       configuration.keyBindings.isEmpty ? nil : try Self.keys(configuration, file: paths.configFile)
