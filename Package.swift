@@ -169,9 +169,9 @@ let package = Package(
     // What several test targets share: a temporary home, a deck writer, fake sources, fixtures
     // and the snapshot helper.
     .target(
-      name: "TestSupport",
+      name: "TestFixtures",
       dependencies: ["FeedCore", "CardText", "CardPreparation", "App", "CTFOWire"],
-      path: "Tests/TestSupport"),
+      path: "Tests/TestFixtures"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
     .testTarget(name: "FlatJSONTests", dependencies: ["FlatJSON"]),
     .testTarget(
@@ -185,41 +185,41 @@ let package = Package(
     .testTarget(
       name: "StoreTests",
       dependencies: [
-        "Store", "FeedCore", "TestSupport", "CTFOWire", "SQL", "CYieldToUser", "Decks",
+        "Store", "FeedCore", "TestFixtures", "CTFOWire", "SQL", "CYieldToUser", "Decks",
       ],
       exclude: ["Fixtures"]),
-    .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestSupport"]),
-    .testTarget(name: "SQLTests", dependencies: ["SQL", "TestSupport"]),
+    .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestFixtures"]),
+    .testTarget(name: "SQLTests", dependencies: ["SQL", "TestFixtures"]),
     // The server's library on its own: its store, without the client.
-    .testTarget(name: "CTFOServerTests", dependencies: ["CTFOServer", "CTFOWire", "TestSupport"]),
+    .testTarget(name: "CTFOServerTests", dependencies: ["CTFOServer", "CTFOWire", "TestFixtures"]),
     .testTarget(
-      name: "FeedPipelineTests", dependencies: ["FeedPipeline", "CardPreparation", "TestSupport"]),
+      name: "FeedPipelineTests", dependencies: ["FeedPipeline", "CardPreparation", "TestFixtures"]),
     .testTarget(name: "YieldToUserTests", dependencies: ["YieldToUser"]),
-    .testTarget(name: "AppTests", dependencies: ["App", "CardPreparation", "TestSupport"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "CardPreparation", "TestFixtures"]),
     .testTarget(
-      name: "ScreensTests", dependencies: ["Screens", "App", "TestSupport"],
+      name: "ScreensTests", dependencies: ["Screens", "App", "TestFixtures"],
       exclude: ["Snapshots"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal", "App"]),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestFixtures"]),
     // The client against the real server, started on loopback by each test.
     .testTarget(
       name: "CTFOClientTests",
       dependencies: [
         "CTFOClient", "CTFOWire", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP",
-        "TestSupport", "CTFOProgram", "App", "SQL",
+        "TestFixtures", "CTFOProgram", "App", "SQL",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ]),
     // The protocol's JSON, read and written without a network.
-    .testTarget(name: "CTFOWireTests", dependencies: ["CTFOWire", "TestSupport"]),
+    .testTarget(name: "CTFOWireTests", dependencies: ["CTFOWire", "TestFixtures"]),
     // The client program's parts, the runner of the app's effects over a real home among them.
     .testTarget(
       name: "CTFOProgramTests",
       dependencies: [
-        "CTFOProgram", "Decks", "TestSupport", "App", "CardPreparation", "CardText", "FeedCore",
+        "CTFOProgram", "Decks", "TestFixtures", "App", "CardPreparation", "CardText", "FeedCore",
         "FeedPipeline", "Store", "Terminal",
       ]),
-    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["TestFixtures"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),
   ],

@@ -2,7 +2,7 @@ import App
 import CardText
 import FeedCore
 import CardPreparation
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The app's machine with its session, as the runner drives it but without a terminal or a

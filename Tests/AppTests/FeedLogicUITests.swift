@@ -1,6 +1,6 @@
 import App
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// feed-logic.md's sentences about the UI side of the feed, at the reducer: the app never

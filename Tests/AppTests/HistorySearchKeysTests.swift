@@ -1,6 +1,6 @@
 import App
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// `/` in the history view: a prompt in the hint bar takes every character, Enter searches,

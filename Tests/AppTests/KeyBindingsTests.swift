@@ -1,6 +1,6 @@
 import App
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// config.toml's `[keys]`: names of actions and keys, each key doing one thing, and the app

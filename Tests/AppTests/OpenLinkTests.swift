@@ -1,6 +1,6 @@
 import App
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// `o` in the whole-card view opens the card's link, only when it is http or https.

@@ -1,7 +1,7 @@
 import App
 import CardText
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// State in, action, whole state and effects out.

@@ -1,6 +1,6 @@
 import App
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The server in the app: `r` asks for a pull and nothing waits for it; a pull's end

@@ -1,7 +1,7 @@
 import App
 import CardPreparation
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The session machine: cards wait for their history row, swipes ride with the next row,

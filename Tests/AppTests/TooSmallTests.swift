@@ -1,6 +1,6 @@
 import App
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// Under the minimum size no card or list is visible: only quit, help and resize act.

@@ -1,6 +1,6 @@
 import App
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 /// Keys typed ahead: a swipe that comes while the placeholder stands for the next card waits

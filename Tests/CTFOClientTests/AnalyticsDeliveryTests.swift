@@ -6,7 +6,7 @@ import FeedCore
 import HTTP
 import Store
 import Synchronization
-import TestSupport
+import TestFixtures
 import Testing
 
 /// Analytics from the outbox to the real CTFO server on loopback: the

@@ -6,7 +6,7 @@ import FeedCore
 import FeedPipeline
 import HTTP
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 /// ctfo's client against the real server on loopback: auth, pulls by

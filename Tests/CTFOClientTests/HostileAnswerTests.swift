@@ -4,7 +4,7 @@ import CTFOWire
 import Foundation
 import HTTP
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The client against answers a broken or hostile server gives: numbers at the edges

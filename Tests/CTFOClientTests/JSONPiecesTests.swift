@@ -1,7 +1,7 @@
 import FeedCore
 import FoundationEssentials
 import HTTP
-import TestSupport
+import TestFixtures
 import Testing
 
 @testable import CTFOClient

@@ -6,7 +6,7 @@ import HTTP
 import Hummingbird
 import Logging
 import Synchronization
-import TestSupport
+import TestFixtures
 
 /// The real CTFO server on 127.0.0.1 with a free port, in the test's process, on a store of its
 /// own: routes, store and HTTP stack as `ctfo-server` runs them. Counts the requests by path.

@@ -5,7 +5,7 @@ import CTFOServer
 import CTFOWire
 import FeedCore
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 /// ctfo.md's protocol to the letter, against the real server on loopback: the

@@ -3,7 +3,7 @@ import CTFOWire
 import Foundation
 import HTTP
 import SQL
-import TestSupport
+import TestFixtures
 import Testing
 
 /// What a client can make the server hold or do has a bound: one live

@@ -2,7 +2,7 @@ import CTFOServer
 import CTFOWire
 import Foundation
 import SQL
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The server's side of the connection: what it holds of bodies and for how long,

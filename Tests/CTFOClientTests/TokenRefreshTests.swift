@@ -1,7 +1,7 @@
 import CTFOClient
 import CTFOWire
 import HTTP
-import TestSupport
+import TestFixtures
 import Testing
 
 /// A token past its expiry by the server's clock (this machine's clock plus the offset measured

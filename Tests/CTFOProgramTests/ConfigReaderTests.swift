@@ -1,7 +1,7 @@
 import CTFOProgram
 import FeedCore
 import Foundation
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The config file's reader takes exactly the TOML ctfo uses and words every refusal with its

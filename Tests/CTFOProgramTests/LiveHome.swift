@@ -7,7 +7,7 @@ import FeedPipeline
 import Foundation
 import Store
 import Terminal
-import TestSupport
+import TestFixtures
 import Testing
 
 @testable import CTFOProgram

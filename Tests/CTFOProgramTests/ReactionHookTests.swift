@@ -1,7 +1,7 @@
 import CTFOProgram
 import FeedCore
 import Foundation
-import TestSupport
+import TestFixtures
 import Testing
 
 /// `[hooks] reaction = "CMD"`: the card as one JSON object on the command's

@@ -1,6 +1,6 @@
 import CTFOServer
 import CTFOWire
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The server's store on its own, without the client or HTTP: decks loaded by revision, pulls

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import TestSupport
+import TestFixtures
 import Testing
 
 @testable import CTFOWire

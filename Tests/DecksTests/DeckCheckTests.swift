@@ -1,6 +1,6 @@
 import Decks
 import Foundation
-import TestSupport
+import TestFixtures
 import Testing
 
 @Suite struct DeckCheckTests {

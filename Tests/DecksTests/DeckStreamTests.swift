@@ -1,7 +1,7 @@
 import Decks
 import FeedCore
 import Synchronization
-import TestSupport
+import TestFixtures
 import Testing
 
 #if canImport(Glibc)

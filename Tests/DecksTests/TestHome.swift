@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import TestFixtures
 
 /// A temporary folder for deck files, removed when the test ends: the deck tests need no
 /// state database.

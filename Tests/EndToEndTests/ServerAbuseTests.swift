@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import TestSupport
+import TestFixtures
 
 #if canImport(Glibc)
   import Glibc

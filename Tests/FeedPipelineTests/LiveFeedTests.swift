@@ -2,7 +2,7 @@ import CardPreparation
 import CardText
 import FeedCore
 import Synchronization
-import TestSupport
+import TestFixtures
 import Testing
 
 @testable import FeedPipeline

@@ -1,7 +1,7 @@
 import CardPreparation
 import CardText
 import FeedCore
-import TestSupport
+import TestFixtures
 import Testing
 
 @testable import FeedPipeline

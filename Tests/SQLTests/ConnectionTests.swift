@@ -1,6 +1,6 @@
 import Foundation
 import SQL
-import TestSupport
+import TestFixtures
 import Testing
 
 /// One connection on a temporary database: its statements cached, text bound byte for byte,

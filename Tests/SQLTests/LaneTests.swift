@@ -1,6 +1,6 @@
 import SQL
 import Synchronization
-import TestSupport
+import TestFixtures
 import Testing
 
 /// A lane: its connection opened on first use and again after `close`, entered again by the

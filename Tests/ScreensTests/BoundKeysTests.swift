@@ -2,7 +2,7 @@ import App
 import CardText
 import FeedCore
 import Screens
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The hint bar and the help show the keys config.toml binds, not the defaults.

@@ -2,7 +2,7 @@ import App
 import CardText
 import FeedCore
 import Screens
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The card's face shows its source unless the card has an answer (a trivia source may give

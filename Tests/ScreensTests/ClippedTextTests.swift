@@ -2,7 +2,7 @@ import App
 import CardText
 import FeedCore
 import Screens
-import TestSupport
+import TestFixtures
 import Testing
 
 /// Untrusted text cut to fit one line ends with the truncation mark, never mid-word unmarked.

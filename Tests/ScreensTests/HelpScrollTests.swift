@@ -1,7 +1,7 @@
 import App
 import CardText
 import Screens
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The help screen on a terminal too short for every key: it says there is more, and the list

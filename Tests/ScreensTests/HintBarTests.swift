@@ -1,7 +1,7 @@
 import App
 import CardText
 import Screens
-import TestSupport
+import TestFixtures
 import Testing
 
 /// What the hint bar offers in the whole view of a card.

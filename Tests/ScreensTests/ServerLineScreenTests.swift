@@ -2,7 +2,7 @@ import App
 import CardText
 import FeedCore
 import Screens
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The offline mark sits at the right end of the feed's hint bar; the notification takes the

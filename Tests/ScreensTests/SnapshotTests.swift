@@ -2,7 +2,7 @@ import App
 import CardText
 import FeedCore
 import Screens
-import TestSupport
+import TestFixtures
 import Testing
 
 /// Every screen at 80x24, 40x12 and 200x60, compared with the files under Snapshots/.

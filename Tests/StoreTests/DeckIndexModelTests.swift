@@ -1,7 +1,7 @@
 import FeedCore
 import Foundation
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 /// Random deck edits checked against a model: after every sync, the index holds exactly the

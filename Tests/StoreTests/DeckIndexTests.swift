@@ -1,7 +1,7 @@
 import Decks
 import FeedCore
 import Foundation
-import TestSupport
+import TestFixtures
 import Testing
 
 @testable import Store

@@ -1,7 +1,7 @@
 import Decks
 import Foundation
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 /// Ids and type names: never empty, no control or invisible characters, bounded; checked alike on the

@@ -1,6 +1,6 @@
 import Decks
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The sync and `deck check` share the parser and word every problem alike.

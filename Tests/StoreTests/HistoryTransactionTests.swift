@@ -4,7 +4,7 @@ import FeedCore
 import Foundation
 import Store
 import Synchronization
-import TestSupport
+import TestFixtures
 import Testing
 
 @Suite struct AppendShownTests {

@@ -1,6 +1,6 @@
 import FeedCore
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 /// The rounds belong to the home, not the process: each run opens the

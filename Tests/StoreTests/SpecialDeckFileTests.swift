@@ -1,7 +1,7 @@
 import Decks
 import Foundation
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 #if canImport(Glibc)

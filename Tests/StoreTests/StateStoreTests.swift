@@ -1,6 +1,6 @@
 import FeedCore
 import Store
-import TestSupport
+import TestFixtures
 import Testing
 
 @Suite struct StateStoreHistoryTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Store
-import TestSupport
+import TestFixtures
 
 /// A temporary folder with a state database, removed when the test ends.
 final class TestHome {

@@ -3,7 +3,7 @@ import Foundation
 import FeedCore
 import Store
 import Synchronization
-import TestSupport
+import TestFixtures
 import Testing
 
 /// Two `StateDatabase`s on one file, as the app and `ctfo next` in two processes have.
