@@ -24,6 +24,8 @@ final class LiveServer: Sendable {
 
   /// The requests' paths, in order.
   var requests: [String] { seen.paths.withLock { $0 } }
+  /// The store's file.
+  var storePath: String { folder.path("server.sqlite") }
 
   init(
     cards: [Wire.Card] = LiveServer.cards(12), types: [Wire.CardType] = LiveServer.types,

@@ -18,10 +18,11 @@ final class ServerProcess {
 
   /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`);
   /// `data` and `port` restart a stopped server on its store and its port with a new deck;
-  /// `openFiles` starts it with that soft limit of open files (through prlimit(1)).
+  /// `openFiles` starts it with that soft limit of open files (through prlimit(1)); `log` is a
+  /// file its stderr (its log) goes to.
   init(
     deck: String, options: [String] = [], data: String? = nil, port: Int? = nil,
-    openFiles: Int? = nil
+    openFiles: Int? = nil, log: String? = nil
   ) throws {
     self.data = data ?? NSTemporaryDirectory() + "ctfo-server-" + UUID().uuidString
     let data = self.data
@@ -44,7 +45,12 @@ final class ServerProcess {
     process.terminationHandler = { _ in exited.signal() }
     let output = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    if let log {
+      _ = FileManager.default.createFile(atPath: log, contents: nil)
+      process.standardError = FileHandle(forWritingAtPath: log)
+    } else {
+      process.standardError = FileHandle.nullDevice
+    }
     try process.run()
     // A server that has not said where it listens within ten seconds is stopped, which ends
     // the read below.

@@ -60,7 +60,8 @@ enum EventRoutes {
           ["code": 400, "error": "X-CTFO-Sent-At must be ms since the epoch", "status": "Bad Request"],
           status: .badRequest)
       }
-      return try await importEvents(request, sink: "ctfo", install: install, store: store)
+      return try await importEvents(
+        request, sink: "ctfo", install: install, store: store, metrics: settings.metrics)
     }
     router.post("/import") { request, context in
       try limits.charge(address: context)
@@ -74,15 +75,20 @@ enum EventRoutes {
           ["code": 401, "error": "Unauthorized, invalid project secret", "status": "Unauthorized"],
           status: .unauthorized)
       }
-      return try await importEvents(request, sink: "mixpanel", install: nil, store: store)
+      return try await importEvents(
+        request, sink: "mixpanel", install: nil, store: store, metrics: settings.metrics)
     }
     router.post("/mp/collect") { request, context in
       try limits.charge(address: context)
-      return try await collect(request, store: store, secret: settings.gaAPISecret, debug: false)
+      return try await collect(
+        request, store: store, secret: settings.gaAPISecret, debug: false,
+        metrics: settings.metrics)
     }
     router.post("/debug/mp/collect") { request, context in
       try limits.charge(address: context)
-      return try await collect(request, store: store, secret: settings.gaAPISecret, debug: true)
+      return try await collect(
+        request, store: store, secret: settings.gaAPISecret, debug: true,
+        metrics: settings.metrics)
     }
   }
 
@@ -95,7 +101,8 @@ enum EventRoutes {
   // MARK: - Mixpanel's import format
 
   private static func importEvents(
-    _ request: Request, sink: String, install: String?, store: any CardStore
+    _ request: Request, sink: String, install: String?, store: any CardStore,
+    metrics: ServerMetrics
   ) async throws -> Response {
     let bytes: [UInt8]
     do {
@@ -137,6 +144,7 @@ enum EventRoutes {
       }
     }
     try store.record(events: accepted, install: install, at: now)
+    metrics.events(sink: sink, ingested: accepted.count, rejected: failed.count)
     guard failed.isEmpty else {
       let answer = EventFormat.ImportFailure(
         error: "some data points in the request failed validation", failedRecords: failed,
@@ -360,7 +368,8 @@ enum EventRoutes {
   /// and keeps the valid events sent with `secret`; `/debug/mp/collect` keeps nothing and lists
   /// the problems.
   private static func collect(
-    _ request: Request, store: any CardStore, secret: String?, debug: Bool
+    _ request: Request, store: any CardStore, secret: String?, debug: Bool,
+    metrics: ServerMetrics
   ) async throws -> Response {
     let bytes: [UInt8]
     do {
@@ -380,10 +389,12 @@ enum EventRoutes {
     }
     let body = JSONNesting.exceeds(bytes) ? nil : try? JSONDecoder().decode(Collect.self, from: Data(bytes))
     var accepted: [ReceivedEvent] = []
+    var sent = 0
     if let body {
       let client = body.clientID ?? ""
       if client.isEmpty { messages.append(("client_id", "client_id is missing", "VALUE_REQUIRED")) }
       let events = body.events ?? []
+      sent = events.count
       if events.isEmpty || events.count > GAFormat.maxEvents {
         messages.append(("events", "1 to \(GAFormat.maxEvents) events a request", "VALUE_INVALID"))
       }
@@ -414,6 +425,9 @@ enum EventRoutes {
     }
     if messages.filter({ $0.0 == "measurement_id" || $0.0 == "api_secret" }).isEmpty {
       try store.record(events: accepted, install: nil, at: Clock.milliseconds())
+      metrics.events(sink: "ga", ingested: accepted.count, rejected: sent - accepted.count)
+    } else {
+      metrics.events(sink: "ga", ingested: 0, rejected: sent)
     }
     return Response(status: .noContent)
   }

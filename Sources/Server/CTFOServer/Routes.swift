@@ -39,6 +39,8 @@ public struct ServerSettings: Sendable {
   public var concurrentUploads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
   /// The test fault switch (`Faults`): tests only.
   public var testFaults = false
+  /// The counters `/metrics` shows.
+  public var metrics = ServerMetrics()
 
   public init() {}
 }
@@ -64,6 +66,7 @@ public enum Routes {
     faults: Faults? = nil, onRequest: (@Sendable (String) -> Void)? = nil
   ) -> Router<CTFOContext> {
     let router = Router(context: CTFOContext.self)
+    router.add(middleware: RequestMetrics(metrics: settings.metrics))
     if let onRequest { router.add(middleware: RequestObserver(onRequest: onRequest)) }
     if logRequests { router.add(middleware: RequestLogger()) }
     router.add(middleware: HeadWithoutBody())
@@ -72,7 +75,7 @@ public enum Routes {
       router.add(middleware: FaultMiddleware(faults: faults))
       faults.addRoutes(to: router)
     }
-    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ErrorMiddleware(metrics: settings.metrics))
     router.add(
       middleware: UploadLimits(
         budget: UploadBudget(capacity: settings.uploadMemory),
@@ -115,15 +118,18 @@ public enum Routes {
     EventRoutes.add(
       to: router, store: store, settings: settings, limits: limits, housekeeping: housekeeping,
       authorize: authorize)
+    OperatorRoutes.add(to: router, store: store, metrics: settings.metrics)
     return router
   }
 
   /// The HTTP/1.1 server with the settings' idle timeout, which also ends a head that never
-  /// completes, reading each connection in small pieces (`SmallReads`).
+  /// completes, reading each connection in small pieces (`SmallReads`), counting connections.
   public static func server(settings: ServerSettings) -> HTTPServerBuilder {
-    .http1(
+    let open = settings.metrics.connectionsOpen
+    return .http1(
       configuration: .init(
-        additionalChannelHandlers: [SmallReads()], idleTimeout: TimeAmount(settings.idleTimeout)))
+        additionalChannelHandlers: [SmallReads(), ConnectionCount(gauge: open)],
+        idleTimeout: TimeAmount(settings.idleTimeout)))
   }
 
   // MARK: - Auth
@@ -374,6 +380,9 @@ struct APIFailure: Error {
 /// Turns every error into the API's JSON error shape: ours, Hummingbird's (404, 413) and any
 /// other (503, the store failed; a retry may work).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  /// Counts the errors that are not the API's or HTTP's: the store's.
+  var metrics: ServerMetrics?
+
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
@@ -396,6 +405,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       return answer(
         APIFailure(error.status, code: code, message: error.body ?? error.status.reasonPhrase))
     } catch {
+      metrics?.storeErrors.increment()
       context.logger.error("request failed: \(error)")
       return answer(
         APIFailure(.serviceUnavailable, code: "unavailable", message: "try again", retryAfter: 5))
@@ -408,6 +418,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     case "/v1/auth": "POST"
     case "/v1/pull": "GET"
     case "/v1/events", "/import", "/mp/collect", "/debug/mp/collect": "POST"
+    case "/healthz", "/readyz", "/metrics": "GET"
     case _ where path.hasPrefix("/v1/cards/") && path.count > "/v1/cards/".count: "GET"
     default: nil
     }
@@ -434,13 +445,13 @@ struct RequestObserver<Context: RequestContext>: RouterMiddleware {
   }
 }
 
-/// Logs each request's method and path: not its query, which may hold a secret
-/// (`/mp/collect?api_secret=`).
+/// Logs each request's method and path at `debug` (a busy server at `info` writes no line per
+/// request): not its query, which may hold a secret (`/mp/collect?api_secret=`).
 struct RequestLogger<Context: RequestContext>: RouterMiddleware {
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    context.logger.info(
+    context.logger.debug(
       "Request",
       metadata: [
         "hb.request.path": .string(request.uri.path),

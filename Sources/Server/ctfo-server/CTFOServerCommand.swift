@@ -108,6 +108,13 @@ struct Serve: AsyncParsableCommand {
   var gaApiSecret: String?
   @Option(name: .long, help: "Bytes of a card body sent in a pull; longer ones are fetched alone.")
   var pullBodyLimit = 4096
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "What the log on stderr holds: trace, debug (a line per request), info (a line per start, "
+        + "stop and error), notice, warning, error or critical.",
+      valueName: "LEVEL"))
+  var logLevel = "info"
   /// The test fault switch (CTFOServer's `Faults`): for tests only, so not in --help.
   @Flag(name: .long, help: .hidden) var testFaults = false
   @OptionGroup var data: DataOptions
@@ -118,6 +125,11 @@ struct Serve: AsyncParsableCommand {
     }
     guard eventsRetention.map({ (1...36_500).contains($0) }) ?? true else {
       throw ValidationError("--events-retention must be 1 to 36500 days")
+    }
+    guard Logger.Level(rawValue: logLevel) != nil else {
+      throw ValidationError(
+        "--log-level must be one of "
+          + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
     }
   }
 
@@ -150,7 +162,7 @@ struct Serve: AsyncParsableCommand {
           name: $0.name, label: $0.label, colour: $0.colour, description: $0.description)
       })
     var logger = Logger(label: "ctfo-server")
-    logger.logLevel = .info
+    logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     logger.info(
       "decks loaded: \(contents.cards.count) cards (\(loaded.added) new, \(loaded.changed) changed, \(loaded.removed) removed)"
     )
@@ -178,6 +190,7 @@ struct Serve: AsyncParsableCommand {
     group.maximumCancellationDuration = Self.drainDeadline
     do {
       try await ServiceGroup(configuration: group).run()
+      logger.info("stopped")
     } catch let error as IOError where error.errnoCode == EADDRINUSE {
       throw Refusal(
         "cannot listen on \(host):\(port): the address is in use (another server there?); "
