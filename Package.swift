@@ -26,6 +26,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     // The server's /metrics in Prometheus's text format.
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // gzip for the server's pull bodies (zlib through NIO's ByteBuffer).
+    .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -55,6 +57,9 @@ let package = Package(
     .target(
       name: "CTLS", path: "Sources/C/CTLS",
       linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+    // gzip with zlib (zlib1g-dev, linked statically into `ctfo`): the HTTP client's streaming
+    // inflate, the server's CRC-32 of gzip pulls; its macros wrapped in C (Sources/C/CZlib).
+    .target(name: "CZlib", path: "Sources/C/CZlib", linkerSettings: [.linkedLibrary("z")]),
 
     // Pure: no I/O, no clock, no terminal; width, height, time and randomness come in.
     .target(
@@ -103,7 +108,8 @@ let package = Package(
       path: "Sources/Client/Terminal"),
     // The HTTP/1.1 client of the CTFO server: sockets and TLS, no Foundation (DECISIONS.md,
     // "An HTTP client of our own").
-    .target(name: "HTTP", dependencies: ["CTLS", "YieldToUser"], path: "Sources/Client/HTTP"),
+    .target(
+      name: "HTTP", dependencies: ["CTLS", "CZlib", "YieldToUser"], path: "Sources/Client/HTTP"),
     // The CTFO API's client: auth, pull, card bodies, analytics sinks (openapi.yaml), over HTTP.
     .target(
       name: "CTFOClient", dependencies: ["CTFOWire", "HTTP", "FlatJSON"],
@@ -132,8 +138,9 @@ let package = Package(
     .target(
       name: "CTFOServer",
       dependencies: [
-        "SQL", "CTFOWire", "FeedCore", "CardText", "FlatJSON",
+        "SQL", "CTFOWire", "FeedCore", "CardText", "FlatJSON", "CZlib",
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "CompressNIO", package: "compress-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -194,7 +201,13 @@ let package = Package(
     .testTarget(name: "DecksTests", dependencies: ["Decks", "FeedCore", "TestFixtures"]),
     .testTarget(name: "SQLTests", dependencies: ["SQL", "TestFixtures"]),
     // The server's library on its own: its store, without the client.
-    .testTarget(name: "CTFOServerTests", dependencies: ["CTFOServer", "CTFOWire", "TestFixtures"]),
+    .testTarget(
+      name: "CTFOServerTests",
+      dependencies: [
+        "CTFOServer", "CTFOWire", "TestFixtures",
+        .product(name: "CompressNIO", package: "compress-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ]),
     .testTarget(
       name: "FeedPipelineTests", dependencies: ["FeedPipeline", "CardPreparation", "TestFixtures"]),
     .testTarget(name: "YieldToUserTests", dependencies: ["YieldToUser"]),

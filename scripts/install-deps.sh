@@ -12,6 +12,8 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 [ -f "/usr/lib/$multiarch/libc.a" ] || need+=(libc6-dev)
 # The HTTP client's TLS (Sources/C/CTLS) links OpenSSL statically; its tests run `openssl s_server`.
 [ -f "/usr/lib/$multiarch/libssl.a" ] || need+=(libssl-dev)
+# gzip pulls: the client inflates with zlib (Sources/C/CZlib), linked statically too.
+[ -f "/usr/lib/$multiarch/libz.a" ] && [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 command -v openssl >/dev/null || need+=(openssl)
 # scripts/schemathesis.sh asks the server for a token with curl.
 command -v curl >/dev/null || need+=(curl)

@@ -21,6 +21,8 @@ final class LiveServer: Sendable {
   private let hasFaults: Bool
   /// What the server logged, one line an entry: its level, message and metadata.
   let logs = LogLines()
+  /// The full pulls' shared parts the server keeps.
+  let pulls = PullCache()
 
   /// The requests' paths, in order.
   var requests: [String] { seen.paths.withLock { $0 } }
@@ -41,8 +43,9 @@ final class LiveServer: Sendable {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = Application(
       router: Routes.router(
-        store: store, settings: settings, logRequests: logRequests, faults: faultSwitch ? faults : nil,
-        onRequest: { path in seen.paths.withLock { $0.append(path) } }),
+        store: store, settings: settings, logRequests: logRequests,
+        faults: faultSwitch ? faults : nil,
+        pullCache: pulls, onRequest: { path in seen.paths.withLock { $0.append(path) } }),
       server: Routes.server(settings: settings),
       configuration: .init(address: .hostname("127.0.0.1", port: 0)),
       onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },

@@ -3,7 +3,7 @@ import Foundation
 import HTTP
 import Logging
 import SQL
-import TestSupport
+import TestFixtures
 import Testing
 
 /// What an operator's tools see of a running server: `/healthz`, `/readyz` (which follows the
@@ -61,6 +61,8 @@ struct OperatorViewTests {
     #expect(full.status == 200)
     let same = try await install.pull(holding: full.header("ETag"))
     #expect(same.status == 304)
+    // Another install's full pull: its shared part comes from memory.
+    #expect(try await RawInstall("i2", on: server).pull().status == 200)
     let events = try await install.post(
       body: """
         [{"event":"Card Viewed","properties":{"time":1763900000123,"distinct_id":"x",\
@@ -74,15 +76,15 @@ struct OperatorViewTests {
     #expect(answer.status == 200)
     #expect(answer.header("Content-Type")?.hasPrefix("text/plain") == true)
     let text = answer.body
-    #expect(value(text, #"ctfo_http_requests_total{route="auth",status="200"}"#) == 1, "\(text)")
-    #expect(value(text, #"ctfo_http_requests_total{route="pull",status="200"}"#) == 1)
+    #expect(value(text, #"ctfo_http_requests_total{route="auth",status="200"}"#) == 2, "\(text)")
+    #expect(value(text, #"ctfo_http_requests_total{route="pull",status="200"}"#) == 2)
     #expect(value(text, #"ctfo_http_requests_total{route="pull",status="304"}"#) == 1)
     #expect(value(text, #"ctfo_http_requests_total{route="events",status="400"}"#) == 1)
     #expect(value(text, #"ctfo_http_requests_total{route="other",status="404"}"#) == 40)
-    #expect(value(text, #"ctfo_http_request_duration_seconds_count{route="pull"}"#) == 2)
-    #expect(value(text, #"ctfo_pulls_served_total{answer="body"}"#) == 1)
+    #expect(value(text, #"ctfo_http_request_duration_seconds_count{route="pull"}"#) == 3)
+    #expect(value(text, #"ctfo_pulls_served_total{answer="body"}"#) == 2)
     #expect(value(text, #"ctfo_pulls_served_total{answer="not_modified"}"#) == 1)
-    #expect(value(text, "ctfo_pulls_from_memory_total") == 0)
+    #expect(value(text, "ctfo_pulls_from_memory_total") == 1)
     #expect(value(text, #"ctfo_events_ingested_total{sink="ctfo"}"#) == 1)
     #expect(value(text, #"ctfo_events_rejected_total{sink="ctfo"}"#) == 1)
     #expect((value(text, "ctfo_connections_open") ?? 0) >= 1, "the /metrics request's own")

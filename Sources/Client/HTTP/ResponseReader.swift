@@ -35,8 +35,26 @@ struct ResponseReader<Source: ByteSource> {
         return response
       }
       response.body = try body(response)
+      try decode(&response)
       return response
     }
+  }
+
+  /// Undoes a `gzip` content coding, within the same limit as the body read: the answer then
+  /// says nothing of the coding (nor of its length). Any other coding is refused (only gzip is ever asked for).
+  private func decode(_ response: inout HTTPResponse) throws(HTTPError) {
+    let isCoding = { (header: (name: String, value: String)) in
+      header.name.lowercased() == "content-encoding"
+    }
+    let codings = response.headers.filter(isCoding).flatMap {
+      $0.value.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
+    }.filter { $0 != "identity" }
+    guard !codings.isEmpty else { return }
+    guard codings == ["gzip"] || codings == ["x-gzip"] else {
+      throw .malformed("the content coding '\(codings.joined(separator: ", "))'")
+    }
+    response.body = try Gzip.inflate(response.body, limit: limits.body)
+    response.headers.removeAll { isCoding($0) || $0.name.lowercased() == "content-length" }
   }
 
   // MARK: - Head

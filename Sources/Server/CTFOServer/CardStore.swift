@@ -10,8 +10,12 @@ public protocol CardStore: Sendable {
   /// scores made for `install` from its reactions.
   func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int, install: String?) throws
     -> Changes
+  /// What only `install` receives in a full pull of `feed`, beside what every client does
+  /// (`changes(since: nil, ..., install: nil)`): its own scores (`hot`) and its status.
+  func ownChanges(install: String, feed: PullFeed) throws -> Changes
   /// The revision of what `install` receives in a pull of `feed`: the one its cache key names.
-  /// It moves only when that changes, never with another install's scores.
+  /// It moves only when that changes, never with another install's scores. With no install,
+  /// the revision of what every client receives.
   func revision(install: String?, feed: PullFeed) throws -> Int64
   /// A random value made once per store: cache keys of another store are unknown here.
   func epoch() throws -> String
@@ -42,6 +46,19 @@ public protocol CardStore: Sendable {
   func prune(at time: Int64, eventsBefore: Int64?) throws -> PruneReport
   /// The events stored for `sink`, in the order they first came.
   func events(sink: String) throws -> [ReceivedEvent]
+}
+
+extension CardStore {
+  /// From two whole pulls, one with the install's part and one without: a store may answer
+  /// it with a query of its own.
+  public func ownChanges(install: String, feed: PullFeed) throws -> Changes {
+    let shared = try changes(since: nil, feed: feed, bodyLimit: 0, install: nil)
+    let whole = try changes(since: nil, feed: feed, bodyLimit: 0, install: install)
+    var own = Changes(full: true)
+    own.scores = Array(whole.scores.dropFirst(shared.scores.count))
+    own.userStatus = whole.userStatus
+    return own
+  }
 }
 
 /// The change a pull sends.

@@ -61,9 +61,11 @@ public struct CTFOContext: RequestContext {
 public enum Routes {
   /// `onRequest` sees the path of every request as it arrives (the tests count them).
   /// `faults` is the test fault switch, made when `settings.testFaults` is set and none is given.
+  /// `pullCache` keeps full pulls' shared parts (one is made when none is given).
   public static func router(
     store: any CardStore, settings: ServerSettings = ServerSettings(), logRequests: Bool = true,
-    faults: Faults? = nil, onRequest: (@Sendable (String) -> Void)? = nil
+    faults: Faults? = nil, pullCache: PullCache? = nil,
+    onRequest: (@Sendable (String) -> Void)? = nil
   ) -> Router<CTFOContext> {
     let router = Router(context: CTFOContext.self)
     router.add(middleware: RequestMetrics(metrics: settings.metrics))
@@ -92,10 +94,11 @@ public enum Routes {
       housekeeping.runIfDue()
       return answer
     }
+    let pulls = pullCache ?? PullCache()
     let pullRoute: @Sendable (Request, CTFOContext) async throws -> Response = {
       request, context in
       let install = try authorize(request, context)
-      return try pull(request, store: store, settings: settings, install: install)
+      return try pull(request, store: store, settings: settings, install: install, cache: pulls)
     }
     let cardRoute: @Sendable (Request, CTFOContext) async throws -> Response = {
       request, context in
@@ -194,8 +197,11 @@ public enum Routes {
 
   // MARK: - Pull
 
+  /// A full pull is built around the shared part `cache` keeps (`PullBody`); a delta from the
+  /// rows stamped after the client's revision. Either in gzip when the request accepts it.
   private static func pull(
-    _ request: Request, store: any CardStore, settings: ServerSettings, install: String
+    _ request: Request, store: any CardStore, settings: ServerSettings, install: String,
+    cache: PullCache
   ) throws -> Response {
     let feedName = request.uri.queryParameters.get("feed") ?? "hot"
     guard let feed = PullFeed(rawValue: feedName) else {
@@ -205,27 +211,60 @@ public enum Routes {
     let revision = try store.revision(install: install, feed: feed)
     let current = CacheKey(epoch: epoch, feed: feed, revision: revision)
     let held = request.headers[.ifNoneMatch].flatMap(CacheKey.init(header:))
+    let gzip = acceptsGzip(request.headers[values: .acceptEncoding])
     var headers = HTTPFields()
-    headers[.eTag] = "\"\(current.text)\""
+    // A gzip body is another representation: its strong ETag says so (`CacheKey` reads both).
+    headers[.eTag] = "\"\(current.text)\(gzip ? CacheKey.gzipSuffix : "")\""
     headers[.cacheControl] = "no-cache"
+    headers[.vary] = "Accept-Encoding"
     if held == current { return Response(status: .notModified, headers: headers) }
     let since =
       held.flatMap {
         $0.epoch == epoch && $0.feed == feed && $0.revision <= revision ? $0.revision : nil
       }
-    let changes = try store.changes(
-      since: since, feed: feed, bodyLimit: settings.pullBodyLimit, install: install)
-    let pull = Wire.Pull(
-      cacheKey: current.text, full: changes.full, serverTime: settings.clock(),
-      types: changes.types, cards: changes.cards, removed: changes.removed,
-      scores: changes.scores,
-      user: Wire.User(
-        status: changes.userStatus ?? Changes.defaultStatus,
-        notifications: changes.notifications))
-    var response = try json(pull)
-    response.headers[.eTag] = headers[.eTag]
-    response.headers[.cacheControl] = "no-cache"
-    return response
+    var body: ByteBuffer
+    if since == nil {
+      let shared = try cache.shared(
+        store: store, feed: feed, bodyLimit: settings.pullBodyLimit,
+        fromMemory: { settings.metrics.pullsFromMemory.increment() })
+      body = try PullBody.full(
+        shared: shared, cacheKey: current.text, serverTime: settings.clock(),
+        own: try store.ownChanges(install: install, feed: feed), gzip: gzip)
+    } else {
+      let changes = try store.changes(
+        since: since, feed: feed, bodyLimit: settings.pullBodyLimit, install: install)
+      let json = try PullBody.json(
+        Wire.Pull(
+          cacheKey: current.text, full: changes.full, serverTime: settings.clock(),
+          types: changes.types, cards: changes.cards, removed: changes.removed,
+          scores: changes.scores,
+          user: Wire.User(
+            status: changes.userStatus ?? Changes.defaultStatus,
+            notifications: changes.notifications)))
+      body = gzip ? try PullBody.gzip(json) : ByteBuffer(bytes: json)
+    }
+    headers[.contentType] = "application/json"
+    if gzip { headers[.contentEncoding] = "gzip" }
+    return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+  }
+
+  /// Whether an `Accept-Encoding` list takes gzip: named (or `*`) with a weight above zero.
+  static func acceptsGzip(_ values: [String]) -> Bool {
+    var named: Bool?
+    var any = false
+    for item in values.flatMap({ $0.split(separator: ",") }) {
+      let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard let coding = parts.first?.lowercased() else { continue }
+      let weight =
+        parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }
+        .flatMap { Double($0.dropFirst(2)) } ?? 1
+      switch coding {
+      case "gzip", "x-gzip": named = weight > 0
+      case "*": any = weight > 0
+      default: continue
+      }
+    }
+    return named ?? any
   }
 
   // MARK: - Answers
@@ -254,12 +293,18 @@ struct CacheKey: Equatable {
 
   var text: String { "\(epoch).\(feed.rawValue).\(revision)" }
 
-  /// Parses `"KEY"` or `W/"KEY"`; nil for anything else (a full pull then, never an error).
+  /// What the ETag of a gzip body adds to the key.
+  static let gzipSuffix = "-gzip"
+
+  /// Parses `"KEY"` or `W/"KEY"`, either with `gzipSuffix`; nil for anything else (a full pull
+  /// then, never an error).
   init?(header: String) {
     var value = Substring(header.trimmingCharacters(in: .whitespaces))
     if value.hasPrefix("W/") { value = value.dropFirst(2) }
     guard value.count >= 2, value.first == "\"", value.last == "\"" else { return nil }
-    let parts = value.dropFirst().dropLast().split(separator: ".")
+    var key = value.dropFirst().dropLast()
+    if key.hasSuffix(Self.gzipSuffix) { key = key.dropLast(Self.gzipSuffix.count) }
+    let parts = key.split(separator: ".")
     guard parts.count == 3, let feed = PullFeed(rawValue: String(parts[1])),
       let revision = Int64(parts[2]), revision >= 0
     else { return nil }

@@ -100,13 +100,14 @@ extension SQLiteCardStore {
     return db.changes
   }
 
-  /// The scores made for `install` since `since`.
+  /// The scores made for `install` since `since`, found by revision (`+u.card_id`: not by a
+  /// walk of all the install's scores in card order).
   static func userScores(_ db: Connection, install: String, since: Int64) throws -> [Wire.Score] {
     try db.rows(
       """
       SELECT u.card_id, u.score, u.scored_at, u.reason FROM user_scores u
       JOIN cards c ON c.id = u.card_id
-      WHERE u.install_id = ? AND u.revision > ? AND c.removed = 0 ORDER BY u.card_id
+      WHERE u.install_id = ? AND u.revision > ? AND c.removed = 0 ORDER BY +u.card_id
       """, [.text(install), .integer(since)]
     ) {
       Wire.Score(

@@ -231,9 +231,10 @@ public final class SQLiteCardStore: CardStore {
           changes.scores += try Self.userScores(db, install: install, since: since)
         }
         if let install {
-          changes.userStatus = try db.rows(
-            "SELECT status FROM installs WHERE install_id = ?", [.text(install)]
-          ) { $0.text(0) }.first ?? nil
+          changes.userStatus =
+            try db.rows(
+              "SELECT status FROM installs WHERE install_id = ?", [.text(install)]
+            ) { $0.text(0) }.first ?? nil
         }
         changes.notifications = try db.rows(
           "SELECT id, text, created_at FROM notifications ORDER BY created_at DESC, id LIMIT 100"
@@ -241,6 +242,20 @@ public final class SQLiteCardStore: CardStore {
           Wire.Notification(id: $0.text(0) ?? "", text: $0.text(1) ?? "", createdAt: $0.integer(2))
         }
         return changes
+      }
+    }
+  }
+
+  public func ownChanges(install: String, feed: PullFeed) throws -> Changes {
+    try lane.run { db in
+      try db.transaction(immediate: false) {
+        var own = Changes(full: true)
+        if feed == .hot { own.scores = try Self.userScores(db, install: install, since: -1) }
+        own.userStatus =
+          try db.rows(
+            "SELECT status FROM installs WHERE install_id = ?", [.text(install)]
+          ) { $0.text(0) }.first ?? nil
+        return own
       }
     }
   }
@@ -256,9 +271,11 @@ public final class SQLiteCardStore: CardStore {
         return Wire.Score(cardId: card.id, score: Double(time) / 1000, scoredAt: time)
       }
     }
+    // `+s.card_id`: the rows come from the revision's index, not a walk of every score in
+    // card order (what SQLite picks otherwise, to spare the sort).
     return try db.rows(
       "SELECT s.card_id, s.score, s.scored_at FROM scores s JOIN cards c ON c.id = s.card_id "
-        + "WHERE s.revision > ? AND c.removed = 0 ORDER BY s.card_id", [.integer(since)]
+        + "WHERE s.revision > ? AND c.removed = 0 ORDER BY +s.card_id", [.integer(since)]
     ) { Wire.Score(cardId: $0.text(0) ?? "", score: $0.real(1), scoredAt: $0.integer(2)) }
   }
 
