@@ -24,6 +24,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     // SHA-256 for the server's tokens; already in the graph through Hummingbird.
     .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    // The PostgreSQL store, for several server processes on one database.
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -136,6 +138,7 @@ let package = Package(
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ], path: "Sources/Server/CTFOServer"),
     .executableTarget(
       name: "ctfo-server",

@@ -48,11 +48,11 @@ enum EventRoutes {
   static func add(
     to router: Router<CTFOContext>, store: any CardStore, settings: ServerSettings,
     limits: Limits, housekeeping: Housekeeping,
-    authorize: @escaping @Sendable (Request, CTFOContext) throws -> String
+    authorize: @escaping @Sendable (Request, CTFOContext) async throws -> String
   ) {
     router.post("/v1/events") { request, context in
-      let install = try authorize(request, context)
-      housekeeping.runIfDue()
+      let install = try await authorize(request, context)
+      await housekeeping.runIfDue()
       if let sent = request.headers[.init("X-CTFO-Sent-At")!],
         Int64(sent).map({ $0 < 0 }) ?? true
       {
@@ -136,7 +136,7 @@ enum EventRoutes {
             message: problem.message))
       }
     }
-    try store.record(events: accepted, install: install, at: now)
+    try await store.record(events: accepted, install: install, at: now)
     guard failed.isEmpty else {
       let answer = EventFormat.ImportFailure(
         error: "some data points in the request failed validation", failedRecords: failed,
@@ -413,7 +413,7 @@ enum EventRoutes {
       return try mixpanelAnswer(["validationMessages": list], status: .ok)
     }
     if messages.filter({ $0.0 == "measurement_id" || $0.0 == "api_secret" }).isEmpty {
-      try store.record(events: accepted, install: nil, at: Clock.milliseconds())
+      try await store.record(events: accepted, install: nil, at: Clock.milliseconds())
     }
     return Response(status: .noContent)
   }
