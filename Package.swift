@@ -28,6 +28,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     // gzip for the server's pull bodies (zlib through NIO's ByteBuffer).
     .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+    // The PostgreSQL store, for several server processes on one database.
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -146,6 +148,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ], path: "Sources/Server/CTFOServer"),
     .executableTarget(
       name: "ctfo-server",

@@ -17,6 +17,8 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 command -v openssl >/dev/null || need+=(openssl)
 # scripts/schemathesis.sh asks the server for a token with curl.
 command -v curl >/dev/null || need+=(curl)
+# The store conformance tests start a PostgreSQL 15 of their own (initdb, pg_ctl).
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15)
 [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] || need+=(libstdc++-12-dev)
 # `make fuzz` and `make sanitize` need nothing more: libFuzzer and the ASan (with LeakSanitizer)
 # and TSan runtimes come with the Swift toolchain (usr/lib/clang/*/lib/linux), not libclang-rt.

@@ -2,6 +2,7 @@
 # Runs schemathesis (PyPI) against a real ctfo-server on a free loopback port, with a token
 # from /v1/auth, checking every answer against openapi.yaml. Usage:
 #   scripts/schemathesis.sh [SERVER_BINARY]      (default .build/server/release/ctfo-server)
+# With CTFO_SERVER_STORE=postgres://... set, the server runs on that PostgreSQL database.
 # Installs schemathesis with pip when it is missing. Exits with schemathesis's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,9 @@ fi
 work=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 # A generous rate limit: schemathesis sends hundreds of requests with one token.
-"$server" --port 0 --data "$work/data" --rate-limit 100000 > "$work/out" 2> "$work/log" &
+store=(--data "$work/data")
+[ -z "${CTFO_SERVER_STORE:-}" ] || store=()
+"$server" --port 0 "${store[@]}" --rate-limit 100000 > "$work/out" 2> "$work/log" &
 pid=$!
 for _ in $(seq 100); do grep -q '^listening on' "$work/out" 2>/dev/null && break; sleep 0.1; done
 port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/out")

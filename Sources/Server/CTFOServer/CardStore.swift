@@ -3,57 +3,75 @@ import CTFOWire
 /// What the server keeps: cards, types, scores, tokens and notifications, each change stamped
 /// with a revision so that a pull sends only what changed since the client's cache key.
 ///
-/// The routes see only this protocol: the SQLite store is the one there is; a PostgreSQL one
-/// (several server processes) can follow without touching them.
+/// The routes see only this protocol: SQLite for one process, PostgreSQL for several. Its
+/// methods are async because PostgreSQL's client is; the SQLite store answers them at once.
 public protocol CardStore: Sendable {
   /// The change since `revision` (everything when nil), in the order of `feed`, with the
   /// scores made for `install` from its reactions.
-  func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int, install: String?) throws
+  func changes(since revision: Int64?, feed: PullFeed, bodyLimit: Int, install: String?)
+    async throws
     -> Changes
   /// What only `install` receives in a full pull of `feed`, beside what every client does
   /// (`changes(since: nil, ..., install: nil)`): its own scores (`hot`) and its status.
-  func ownChanges(install: String, feed: PullFeed) throws -> Changes
+  func ownChanges(install: String, feed: PullFeed) async throws -> Changes
   /// The revision of what `install` receives in a pull of `feed`: the one its cache key names.
   /// It moves only when that changes, never with another install's scores. With no install,
   /// the revision of what every client receives.
-  func revision(install: String?, feed: PullFeed) throws -> Int64
+  func revision(install: String?, feed: PullFeed) async throws -> Int64
   /// A random value made once per store: cache keys of another store are unknown here.
-  func epoch() throws -> String
+  func epoch() async throws -> String
   /// One card whole, nil when there is none (or it was removed).
-  func card(id: String) throws -> Wire.Card?
+  func card(id: String) async throws -> Wire.Card?
   /// Brings the stored cards and types to the decks': new and changed ones get a new
   /// revision, cards the decks no longer hold are removed.
-  func load(cards: [Wire.Card], types: [Wire.CardType]) throws -> LoadReport
+  func load(cards: [Wire.Card], types: [Wire.CardType]) async throws -> LoadReport
   /// Sets a card's score, stated now.
-  func score(cardId: String, score: Double, at time: Int64) throws -> Bool
+  func score(cardId: String, score: Double, at time: Int64) async throws -> Bool
   /// Sets the user status pulls send to `install` (and marks a change, so its next pull is
   /// not a `304`); false when the store knows no such install.
-  func setStatus(install: String, to status: String) throws -> Bool
+  func setStatus(install: String, to status: String) async throws -> Bool
   /// Adds a notification for every user.
-  func notify(id: String, text: String, at time: Int64) throws
+  func notify(id: String, text: String, at time: Int64) async throws
   /// Stores a token's hash for an install, revoking the install's older one; returns the
   /// distinct id of the install.
-  func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) throws -> String
+  func issueToken(hash: [UInt8], installId: String, expiresAt: Int64) async throws -> String
   /// The install a token's hash belongs to, if it has not expired at `time`.
-  func install(forToken hash: [UInt8], at time: Int64) throws -> String?
+  func install(forToken hash: [UInt8], at time: Int64) async throws -> String?
   /// Stores analytics events, each once per sink, sender and `$insert_id` (a copy counts in
   /// `copies`); the sender is `install` (whose distinct id the events get) or else the
   /// event's `distinct_id`. The CTFO sink's final reactions from `install` become its scores.
-  func record(events: [ReceivedEvent], install: String?, at time: Int64) throws
+  func record(events: [ReceivedEvent], install: String?, at time: Int64) async throws
   /// Deletes the tokens expired at `time`, the events received before `eventsBefore` (none when
   /// nil), then every install left with neither, and what it alone had (its reactions and
   /// scores): a client that comes back later starts as a new install.
-  func prune(at time: Int64, eventsBefore: Int64?) throws -> PruneReport
+  func prune(at time: Int64, eventsBefore: Int64?) async throws -> PruneReport
   /// The events stored for `sink`, in the order they first came.
-  func events(sink: String) throws -> [ReceivedEvent]
+  func events(sink: String) async throws -> [ReceivedEvent]
+  /// How many events of each name `sink` holds, one `NAME COUNT` a line, by name (what
+  /// `ctfo-server events` prints), each name made safe for a terminal and one line.
+  func eventReport(sink: String) async throws -> String
+}
+
+/// A store the server cannot use as it is.
+public enum CardStoreError: Error, Equatable, CustomStringConvertible {
+  /// A newer ctfo-server migrated the store past the versions known here.
+  case newerSchema(store: String, version: Int, known: Int)
+
+  public var description: String {
+    switch self {
+    case .newerSchema(let store, let version, let known):
+      "\(store) was migrated by a newer ctfo-server (schema version \(version); this one knows "
+        + "up to \(known)): update ctfo-server"
+    }
+  }
 }
 
 extension CardStore {
   /// From two whole pulls, one with the install's part and one without: a store may answer
   /// it with a query of its own.
-  public func ownChanges(install: String, feed: PullFeed) throws -> Changes {
-    let shared = try changes(since: nil, feed: feed, bodyLimit: 0, install: nil)
-    let whole = try changes(since: nil, feed: feed, bodyLimit: 0, install: install)
+  public func ownChanges(install: String, feed: PullFeed) async throws -> Changes {
+    let shared = try await changes(since: nil, feed: feed, bodyLimit: 0, install: nil)
+    let whole = try await changes(since: nil, feed: feed, bodyLimit: 0, install: install)
     var own = Changes(full: true)
     own.scores = Array(whole.scores.dropFirst(shared.scores.count))
     own.userStatus = whole.userStatus

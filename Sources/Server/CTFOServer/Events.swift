@@ -48,16 +48,19 @@ enum EventRoutes {
   static func add(
     to router: Router<CTFOContext>, store: any CardStore, settings: ServerSettings,
     limits: Limits, housekeeping: Housekeeping,
-    authorize: @escaping @Sendable (Request, CTFOContext) throws -> String
+    authorize: @escaping @Sendable (Request, CTFOContext) async throws -> String
   ) {
     router.post("/v1/events") { request, context in
-      let install = try authorize(request, context)
-      housekeeping.runIfDue()
+      let install = try await authorize(request, context)
+      await housekeeping.runIfDue()
       if let sent = request.headers[.init("X-CTFO-Sent-At")!],
         Int64(sent).map({ $0 < 0 }) ?? true
       {
         return try mixpanelAnswer(
-          ["code": 400, "error": "X-CTFO-Sent-At must be ms since the epoch", "status": "Bad Request"],
+          [
+            "code": 400, "error": "X-CTFO-Sent-At must be ms since the epoch",
+            "status": "Bad Request",
+          ],
           status: .badRequest)
       }
       return try await importEvents(
@@ -109,7 +112,10 @@ enum EventRoutes {
       bytes = Array(buffer: try await request.body.collect(upTo: importBodyLimit))
     } catch is NIOTooManyBytesError {
       return try mixpanelAnswer(
-        ["code": 413, "error": "request body over \(importBodyLimit) bytes", "status": "Payload Too Large"],
+        [
+          "code": 413, "error": "request body over \(importBodyLimit) bytes",
+          "status": "Payload Too Large",
+        ],
         status: .contentTooLarge)
     }
     guard request.headers[.contentEncoding] == nil else {
@@ -122,12 +128,18 @@ enum EventRoutes {
     let count = elementCount(bytes)
     guard count <= maxBatch else {
       return try mixpanelAnswer(
-        ["code": 400, "error": "\(count) events: at most \(maxBatch) a request", "status": "Bad Request"],
+        [
+          "code": 400, "error": "\(count) events: at most \(maxBatch) a request",
+          "status": "Bad Request",
+        ],
         status: .badRequest)
     }
     guard !JSONNesting.exceeds(bytes), let elements = decodeElements(bytes) else {
       return try mixpanelAnswer(
-        ["code": 400, "error": "the body is not a JSON array or JSON lines of events", "status": "Bad Request"],
+        [
+          "code": 400, "error": "the body is not a JSON array or JSON lines of events",
+          "status": "Bad Request",
+        ],
         status: .badRequest)
     }
     let now = Clock.milliseconds()
@@ -143,7 +155,7 @@ enum EventRoutes {
             message: problem.message))
       }
     }
-    try store.record(events: accepted, install: install, at: now)
+    try await store.record(events: accepted, install: install, at: now)
     metrics.events(sink: sink, ingested: accepted.count, rejected: failed.count)
     guard failed.isEmpty else {
       let answer = EventFormat.ImportFailure(
@@ -161,7 +173,9 @@ enum EventRoutes {
 
   /// A JSON array of events, or JSON lines of them (Mixpanel takes both), each with its own
   /// bytes as sent (what the store keeps: no second serialisation, and the client's bytes).
-  private static func decodeElements(_ bytes: [UInt8]) -> [(value: Element, raw: ArraySlice<UInt8>)]? {
+  private static func decodeElements(_ bytes: [UInt8]) -> [(
+    value: Element, raw: ArraySlice<UInt8>
+  )]? {
     let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     if first == UInt8(ascii: "[") {
       guard let values = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [Any],
@@ -214,7 +228,11 @@ enum EventRoutes {
     var start: Int?
     for (i, byte) in bytes.enumerated() {
       if inString {
-        if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 {
+        if escaped {
+          escaped = false
+        } else if byte == 0x5C {
+          escaped = true
+        } else if byte == 0x22 {
           inString = false
         }
         continue
@@ -300,10 +318,13 @@ enum EventRoutes {
       return .failure(Problem(field: "properties.distinct_id", message: "distinct_id is missing"))
     }
     guard let insert = properties["$insert_id"] as? String, (1...36).contains(insert.utf8.count),
-      insert.utf8.allSatisfy({ $0 == 0x2D || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) })
+      insert.utf8.allSatisfy({
+        $0 == 0x2D || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A)
+      })
     else {
       return .failure(
-        Problem(field: "properties.$insert_id", message: "$insert_id must be 1 to 36 of [A-Za-z0-9-]"))
+        Problem(
+          field: "properties.$insert_id", message: "$insert_id must be 1 to 36 of [A-Za-z0-9-]"))
     }
     guard raw.count < 1_000_000 else {
       return .failure(Problem(field: "event", message: "the event is 1 MB or more"))
@@ -387,7 +408,8 @@ enum EventRoutes {
     } else if secret.map({ !same(query.get("api_secret") ?? "", $0) }) ?? true {
       messages.append(("api_secret", "api_secret is not this server's", "VALUE_INVALID"))
     }
-    let body = JSONNesting.exceeds(bytes) ? nil : try? JSONDecoder().decode(Collect.self, from: Data(bytes))
+    let body =
+      JSONNesting.exceeds(bytes) ? nil : try? JSONDecoder().decode(Collect.self, from: Data(bytes))
     var accepted: [ReceivedEvent] = []
     var sent = 0
     if let body {
@@ -407,7 +429,8 @@ enum EventRoutes {
         let params = event.params ?? [:]
         let id = params["event_id"]?.text ?? Token.random(bytes: 12)
         let payload = String(
-          decoding: (try? JSONEncoder().encode(ImportEvent(event: event.name ?? "", properties: params))) ?? Data(),
+          decoding: (try? JSONEncoder().encode(
+            ImportEvent(event: event.name ?? "", properties: params))) ?? Data(),
           as: UTF8.self)
         accepted.append(
           ReceivedEvent(
@@ -424,7 +447,7 @@ enum EventRoutes {
       return try mixpanelAnswer(["validationMessages": list], status: .ok)
     }
     if messages.filter({ $0.0 == "measurement_id" || $0.0 == "api_secret" }).isEmpty {
-      try store.record(events: accepted, install: nil, at: Clock.milliseconds())
+      try await store.record(events: accepted, install: nil, at: Clock.milliseconds())
       metrics.events(sink: "ga", ingested: accepted.count, rejected: sent - accepted.count)
     } else {
       metrics.events(sink: "ga", ingested: 0, rejected: sent)
@@ -440,7 +463,8 @@ enum EventRoutes {
     if !GAFormat.isValidName(name)
       || ["ga_", "google_", "firebase_"].contains(where: { name.lowercased().hasPrefix($0) })
     {
-      problems.append(("\(path).name", "the event name '\(name.prefix(50))' is not valid", "NAME_INVALID"))
+      problems.append(
+        ("\(path).name", "the event name '\(name.prefix(50))' is not valid", "NAME_INVALID"))
     }
     let params = event.params ?? [:]
     if params.count > GAFormat.maxParams {
@@ -448,10 +472,12 @@ enum EventRoutes {
     }
     for (key, value) in params {
       if !GAFormat.isValidName(key) {
-        problems.append(("\(path).params.\(key.prefix(50))", "a param name is not valid", "NAME_INVALID"))
+        problems.append(
+          ("\(path).params.\(key.prefix(50))", "a param name is not valid", "NAME_INVALID"))
       }
       if let text = value.text, text.count > GAFormat.maxValueLength {
-        problems.append(("\(path).params.\(key.prefix(50))", "a value over 100 characters", "VALUE_INVALID"))
+        problems.append(
+          ("\(path).params.\(key.prefix(50))", "a value over 100 characters", "VALUE_INVALID"))
       }
     }
     return problems

@@ -117,7 +117,11 @@ public final class Faults: Sendable {
       else { return nil }
       let rule = state.rules[index]
       if let times = rule.times {
-        if times <= 1 { state.rules.remove(at: index) } else { state.rules[index].times = times - 1 }
+        if times <= 1 {
+          state.rules.remove(at: index)
+        } else {
+          state.rules[index].times = times - 1
+        }
       }
       return rule
     }

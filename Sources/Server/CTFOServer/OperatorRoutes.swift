@@ -12,7 +12,7 @@ enum OperatorRoutes {
     }
     router.get("/readyz") { _, context in
       do {
-        try store.answers()
+        try await store.answers()
         return plain("ready\n")
       } catch {
         metrics.storeErrors.increment()
@@ -41,7 +41,7 @@ enum OperatorRoutes {
 
 extension CardStore {
   /// Throws unless the store answers a query: the one every pull asks first.
-  func answers() throws {
-    _ = try revision(install: nil, feed: .recent)
+  func answers() async throws {
+    _ = try await revision(install: nil, feed: .recent)
   }
 }

@@ -168,18 +168,20 @@ public final class PullCache: Sendable {
   /// when the revision did not move while it was read.
   func shared(
     store: any CardStore, feed: PullFeed, bodyLimit: Int, fromMemory: () -> Void = {}
-  ) throws -> PullBody.Shared {
+  ) async throws -> PullBody.Shared {
     let key = Key(
-      epoch: try store.epoch(), feed: feed,
-      revision: try store.revision(install: nil, feed: feed), bodyLimit: bodyLimit)
+      epoch: try await store.epoch(), feed: feed,
+      revision: try await store.revision(install: nil, feed: feed), bodyLimit: bodyLimit)
     if let kept = entries.withLock({ $0[feed] }), kept.key == key {
       hits.add(1, ordering: .relaxed)
       fromMemory()
       return kept.shared
     }
     let shared = try PullBody.Shared(
-      store.changes(since: nil, feed: feed, bodyLimit: bodyLimit, install: nil))
-    guard try store.revision(install: nil, feed: feed) == key.revision else { return shared }
+      await store.changes(since: nil, feed: feed, bodyLimit: bodyLimit, install: nil))
+    guard try await store.revision(install: nil, feed: feed) == key.revision else {
+      return shared
+    }
     entries.withLock { entries in
       if let kept = entries[feed], kept.key.epoch == key.epoch,
         kept.key.bodyLimit == key.bodyLimit, kept.key.revision > key.revision

@@ -85,30 +85,31 @@ public enum Routes {
         deadline: settings.bodyDeadline))
     let limits = Limits(settings: settings)
     let housekeeping = Housekeeping(store: store, settings: settings)
-    let authorize: @Sendable (Request, CTFOContext) throws -> String = { request, context in
-      try Self.authorize(request, context, store: store, settings: settings, limits: limits)
+    let authorize: @Sendable (Request, CTFOContext) async throws -> String = { request, context in
+      try await Self.authorize(request, context, store: store, settings: settings, limits: limits)
     }
     router.post("/v1/auth") { request, context in
       try limits.charge(address: context)
       let answer = try await auth(request, store: store, settings: settings, limits: limits)
-      housekeeping.runIfDue()
+      await housekeeping.runIfDue()
       return answer
     }
     let pulls = pullCache ?? PullCache()
     let pullRoute: @Sendable (Request, CTFOContext) async throws -> Response = {
       request, context in
-      let install = try authorize(request, context)
-      return try pull(request, store: store, settings: settings, install: install, cache: pulls)
+      let install = try await authorize(request, context)
+      return try await pull(
+        request, store: store, settings: settings, install: install, cache: pulls)
     }
     let cardRoute: @Sendable (Request, CTFOContext) async throws -> Response = {
       request, context in
-      _ = try authorize(request, context)
+      _ = try await authorize(request, context)
       // The router splits the raw path, so an id's `%2F` stays within it until decoded here.
       let raw = context.parameters.get("id") ?? ""
       guard let id = raw.removingPercentEncoding else {
         throw APIFailure(.notFound, code: "not_found", message: "no card \(shown(raw))")
       }
-      guard let card = try store.card(id: id) else {
+      guard let card = try await store.card(id: id) else {
         throw APIFailure(.notFound, code: "not_found", message: "no card \(shown(id))")
       }
       return try json(card)
@@ -164,11 +165,11 @@ public enum Routes {
     let now = settings.clock()
     let token = Token.make()
     let expires = now + settings.tokenLifetime
-    let distinct = try store.issueToken(
+    let distinct = try await store.issueToken(
       hash: token.hash, installId: auth.installId, expiresAt: expires)
     let key = CacheKey(
-      epoch: try store.epoch(), feed: .hot,
-      revision: try store.revision(install: auth.installId, feed: .hot))
+      epoch: try await store.epoch(), feed: .hot,
+      revision: try await store.revision(install: auth.installId, feed: .hot))
     return try json(
       Wire.AuthResponse(
         token: token.text, tokenExpiresAt: expires, cacheKey: key.text, distinctId: distinct,
@@ -180,14 +181,14 @@ public enum Routes {
   private static func authorize(
     _ request: Request, _ context: CTFOContext, store: any CardStore, settings: ServerSettings,
     limits: Limits
-  ) throws -> String {
+  ) async throws -> String {
     try limits.charge(address: context)
     guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
       case let token = String(header.dropFirst(7)), (1...256).contains(token.utf8.count)
     else {
       throw APIFailure(.unauthorized, code: "unauthorized", message: "a bearer token is needed")
     }
-    guard let install = try store.install(forToken: Token.hash(token), at: settings.clock())
+    guard let install = try await store.install(forToken: Token.hash(token), at: settings.clock())
     else {
       throw APIFailure(.unauthorized, code: "unauthorized", message: "the token is not valid")
     }
@@ -202,13 +203,13 @@ public enum Routes {
   private static func pull(
     _ request: Request, store: any CardStore, settings: ServerSettings, install: String,
     cache: PullCache
-  ) throws -> Response {
+  ) async throws -> Response {
     let feedName = request.uri.queryParameters.get("feed") ?? "hot"
     guard let feed = PullFeed(rawValue: feedName) else {
       throw APIFailure(.badRequest, code: "bad_feed", message: "feed must be hot or recent")
     }
-    let epoch = try store.epoch()
-    let revision = try store.revision(install: install, feed: feed)
+    let epoch = try await store.epoch()
+    let revision = try await store.revision(install: install, feed: feed)
     let current = CacheKey(epoch: epoch, feed: feed, revision: revision)
     let held = request.headers[.ifNoneMatch].flatMap(CacheKey.init(header:))
     let gzip = acceptsGzip(request.headers[values: .acceptEncoding])
@@ -224,14 +225,14 @@ public enum Routes {
       }
     var body: ByteBuffer
     if since == nil {
-      let shared = try cache.shared(
+      let shared = try await cache.shared(
         store: store, feed: feed, bodyLimit: settings.pullBodyLimit,
         fromMemory: { settings.metrics.pullsFromMemory.increment() })
       body = try PullBody.full(
         shared: shared, cacheKey: current.text, serverTime: settings.clock(),
-        own: try store.ownChanges(install: install, feed: feed), gzip: gzip)
+        own: try await store.ownChanges(install: install, feed: feed), gzip: gzip)
     } else {
-      let changes = try store.changes(
+      let changes = try await store.changes(
         since: since, feed: feed, bodyLimit: settings.pullBodyLimit, install: install)
       let json = try PullBody.json(
         Wire.Pull(
@@ -395,7 +396,7 @@ final class Housekeeping: Sendable {
   }
 
   /// A prune that fails (the store busy) fails no request: it is tried again when next due.
-  func runIfDue() {
+  func runIfDue() async {
     let now = settings.clock()
     let due = last.withLock { last in
       guard last.map({ now - $0 >= 60_000 || now < $0 }) ?? true else { return false }
@@ -403,7 +404,7 @@ final class Housekeeping: Sendable {
       return true
     }
     guard due else { return }
-    _ = try? store.prune(at: now, eventsBefore: settings.eventsRetention.map { now - $0 })
+    _ = try? await store.prune(at: now, eventsBefore: settings.eventsRetention.map { now - $0 })
   }
 }
 

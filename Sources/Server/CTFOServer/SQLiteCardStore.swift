@@ -27,7 +27,7 @@ public final class SQLiteCardStore: CardStore {
       return connection
     }
     let connection = try open()
-    try Self.migrate(connection)
+    try Self.migrate(connection, path: path)
     lane = Lane(connection, open: open)
   }
 
@@ -114,9 +114,16 @@ public final class SQLiteCardStore: CardStore {
     """,
   ]
 
-  private static func migrate(_ db: Connection) throws {
+  /// The schema version this build migrates to.
+  public static var schemaVersion: Int { migrations.count }
+
+  /// Applies the migrations not yet applied; a store migrated by a newer build is refused.
+  private static func migrate(_ db: Connection, path: String) throws {
     try db.transaction(immediate: true) {
       let version = try db.rows("PRAGMA user_version") { Int($0.integer(0)) }.first ?? 0
+      guard version <= migrations.count else {
+        throw CardStoreError.newerSchema(store: path, version: version, known: migrations.count)
+      }
       guard version < migrations.count else { return }
       for sql in migrations[version...] { try db.execute(sql) }
       try db.execute("PRAGMA user_version = \(migrations.count)")

@@ -20,13 +20,17 @@ struct CTFOServerCommand: AsyncParsableCommand {
     abstract: "The CTFO server: cards, scores and notifications for ctfo clients.",
     discussion: """
       Serves the cards of the decks it is given (the bundled decks by default) from a store \
-      under --data. Operators change scores and send notifications with `ctfo-server score` \
+      under --data, or in PostgreSQL with --store postgres://USER@HOST:PORT/DB (several \
+      servers may share one); `ctfo-server migrate` brings a store's schema up to date. \
+      Operators change scores and send notifications with `ctfo-server score` \
       and `ctfo-server notify`, and set a user's status with `ctfo-server status`, which write \
       the same store while the server runs; `ctfo-server events` counts the analytics events \
       received.
       """,
     version: "0.2.0",
-    subcommands: [Serve.self, Score.self, Notify.self, UserStatus.self, Events.self],
+    subcommands: [
+      Serve.self, Score.self, Notify.self, UserStatus.self, Events.self, Migrate.self,
+    ],
     defaultSubcommand: Serve.self)
 
   /// Runs the command; a `Refusal` is one line on stderr and its exit status.
@@ -41,6 +45,10 @@ struct CTFOServerCommand: AsyncParsableCommand {
     } catch let refusal as Refusal {
       FileHandle.standardError.write(Data("ctfo-server: \(refusal.message)\n".utf8))
       Foundation.exit(refusal.exitCode)
+    } catch let error as CardStoreError {
+      // A store a newer ctfo-server migrated (sysexits' EX_CONFIG).
+      FileHandle.standardError.write(Data("ctfo-server: \(error)\n".utf8))
+      Foundation.exit(78)
     } catch {
       exit(withError: error)
     }
@@ -55,11 +63,52 @@ struct DataOptions: ParsableArguments {
       "The store's folder (default: $XDG_DATA_HOME/ctfo-server, else ~/.local/share/ctfo-server).",
       valueName: "DIR"))
   var data: String?
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "A PostgreSQL store instead of --data: postgres://USER[:PASSWORD]@HOST[:PORT]/DB "
+        + "(default: $CTFO_SERVER_STORE, else the SQLite store under --data).",
+      valueName: "URL"))
+  var store: String?
 
-  func store() throws -> SQLiteCardStore {
-    let folder = data ?? Self.defaultFolder()
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    return try SQLiteCardStore(path: folder + "/server.sqlite")
+  /// The PostgreSQL URL named, if any.
+  var storeURL: String? {
+    store
+      ?? ProcessInfo.processInfo.environment["CTFO_SERVER_STORE"].flatMap {
+        $0.isEmpty ? nil : $0
+      }
+  }
+
+  func validate() throws {
+    if store != nil, data != nil {
+      throw ValidationError("--store and --data name two stores: give one")
+    }
+  }
+
+  /// Opens the store, migrated to this build's schema, and runs `body` with it; a store a newer
+  /// ctfo-server migrated is refused (`CardStoreError`).
+  func withStore<T>(_ body: (any CardStore) async throws -> T) async throws -> T {
+    guard let url = data == nil ? storeURL : nil else {
+      let folder = data ?? Self.defaultFolder()
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      return try await body(try SQLiteCardStore(path: folder + "/server.sqlite"))
+    }
+    let store: PostgresCardStore
+    do {
+      store = try await PostgresCardStore.open(url: url)
+    } catch let error as CardStoreError {
+      throw error
+    } catch {
+      throw Refusal("cannot open the store: \(String(reflecting: error))", exitCode: 69)
+    }
+    do {
+      let result = try await body(store)
+      await store.close()
+      return result
+    } catch {
+      await store.close()
+      throw error
+    }
   }
 
   private static func defaultFolder() -> String {
@@ -139,7 +188,10 @@ struct Serve: AsyncParsableCommand {
 
   func run() async throws {
     Self.raiseOpenFileLimit()
-    let store = try data.store()
+    try await data.withStore { try await serve(store: $0) }
+  }
+
+  private func serve(store: any CardStore) async throws {
     let decks =
       deck.isEmpty
       ? DeckFolders.jsonl(
@@ -151,7 +203,7 @@ struct Serve: AsyncParsableCommand {
     for problem in contents.report.problems {
       FileHandle.standardError.write(Data("ctfo-server: \(problem)\n".utf8))
     }
-    let loaded = try store.load(
+    let loaded = try await store.load(
       cards: contents.cards.map {
         Wire.Card(
           id: $0.id, type: $0.type, title: $0.title, body: $0.body, source: $0.source,
@@ -221,7 +273,7 @@ struct Refusal: Error {
   }
 }
 
-struct Score: ParsableCommand {
+struct Score: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Set a card's score (higher is dealt sooner in the hot feed).")
 
@@ -229,32 +281,31 @@ struct Score: ParsableCommand {
   @Argument(help: "The score.") var score: Double
   @OptionGroup var data: DataOptions
 
-  func run() throws {
+  func run() async throws {
     guard score.isFinite else { throw ValidationError("the score must be a finite number") }
-    guard
-      try data.store().score(
-        cardId: card, score: score, at: Int64(Date().timeIntervalSince1970 * 1000))
+    let time = Int64(Date().timeIntervalSince1970 * 1000)
+    guard try await data.withStore({ try await $0.score(cardId: card, score: score, at: time) })
     else { throw Refusal("no card \(card) in the store", exitCode: 65) }
   }
 }
 
-struct Notify: ParsableCommand {
+struct Notify: AsyncParsableCommand {
   static let configuration = CommandConfiguration(abstract: "Send a notification to every user.")
 
   @Argument(help: "The text (one line, at most 500 characters).") var text: String
   @OptionGroup var data: DataOptions
 
-  func run() throws {
+  func run() async throws {
     guard (1...500).contains(text.count), !text.contains(where: \.isNewline) else {
       throw ValidationError("the text must be one line of 1 to 500 characters")
     }
     let now = Int64(Date().timeIntervalSince1970 * 1000)
-    try data.store().notify(id: "n\(now)", text: text, at: now)
+    try await data.withStore { try await $0.notify(id: "n\(now)", text: text, at: now) }
   }
 }
 
 /// `ctfo-server status INSTALL TEXT`: the user status pulls send to one install.
-struct UserStatus: ParsableCommand {
+struct UserStatus: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "status",
     abstract: "Set the user status sent to one install (\"active\" unless set).",
@@ -264,11 +315,11 @@ struct UserStatus: ParsableCommand {
   @Argument(help: "The status (one word or line, 1 to 64 printable characters).") var text: String
   @OptionGroup var data: DataOptions
 
-  func run() throws {
+  func run() async throws {
     guard (1...64).contains(text.count),
       text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
     else { throw ValidationError("the status must be 1 to 64 printable characters") }
-    guard try data.store().setStatus(install: install, to: text) else {
+    guard try await data.withStore({ try await $0.setStatus(install: install, to: text) }) else {
       throw Refusal("no install \(install) in the store", exitCode: 65)
     }
   }
@@ -276,7 +327,7 @@ struct UserStatus: ParsableCommand {
 
 /// `ctfo-server events`: the count of each analytics event name received, one `NAME COUNT` a
 /// line.
-struct Events: ParsableCommand {
+struct Events: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print the count of each analytics event name received, one 'NAME COUNT' a line.",
     discussion: """
@@ -289,10 +340,33 @@ struct Events: ParsableCommand {
   var sink = "ctfo"
   @OptionGroup var data: DataOptions
 
-  func run() throws {
+  func run() async throws {
     guard ["ctfo", "mixpanel", "ga"].contains(sink) else {
       throw ValidationError("--sink must be ctfo, mixpanel or ga")
     }
-    FileHandle.standardOutput.write(Data(try data.store().eventReport(sink: sink).utf8))
+    let report = try await data.withStore { try await $0.eventReport(sink: sink) }
+    FileHandle.standardOutput.write(Data(report.utf8))
+  }
+}
+
+/// `ctfo-server migrate`: applies the store's migrations not yet applied (each server also
+/// does when it starts), so that servers of a newer build can start on it.
+struct Migrate: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Bring the store's schema up to this version's; prints the schema version.",
+    discussion: """
+      Migrations are versioned; on PostgreSQL every process that migrates takes one lock, so \
+      servers starting together migrate once. A store migrated by a newer ctfo-server is \
+      refused (exit status 78), by this command and by `serve`.
+      """)
+
+  @OptionGroup var data: DataOptions
+
+  func run() async throws {
+    let version = try await data.withStore { store in
+      store is PostgresCardStore
+        ? PostgresCardStore.schemaVersion : SQLiteCardStore.schemaVersion
+    }
+    FileHandle.standardOutput.write(Data("schema version \(version)\n".utf8))
   }
 }

@@ -1,0 +1,220 @@
+import CTFOServer
+import CTFOWire
+import TestFixtures
+import Testing
+
+/// The server's stores on their own, without the client or HTTP, each test run on SQLite and
+/// on PostgreSQL: decks loaded by revision, pulls of what changed, events stored once per sink
+/// and sender, the scores reactions make, tokens.
+@Suite(WithPostgres()) struct CardStoreTests {
+  private func card(_ id: String, type: String = "fact", body: String = "body") -> Wire.Card {
+    Wire.Card(id: id, type: type, body: body)
+  }
+
+  @Test(arguments: StoreKind.allCases) func loadingTheSameDecksAgainChangesNothing(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      let types = [Wire.CardType(name: "fact", label: "Fact")]
+      #expect(
+        try await store.load(cards: [card("a"), card("b")], types: types) == LoadReport(added: 2))
+      let loaded = try await store.revision(install: nil, feed: .recent)
+      #expect(try await store.load(cards: [card("a"), card("b")], types: types) == LoadReport())
+      #expect(try await store.revision(install: nil, feed: .recent) == loaded)
+
+      let report = try await store.load(cards: [card("a", body: "new"), card("c")], types: types)
+      #expect(report == LoadReport(added: 1, changed: 1, removed: 1))
+      #expect(try await store.revision(install: nil, feed: .recent) > loaded)
+      let since = try await store.changes(
+        since: loaded, feed: .recent, bodyLimit: 4096, install: nil)
+      #expect(!since.full)
+      #expect(Set(since.cards.map(\.id)) == ["a", "c"])
+      #expect(since.cards.first { $0.id == "a" }?.body == "new")
+      #expect(since.removed == ["b"])
+      #expect(since.types.isEmpty, "the types did not change")
+
+      let all = try await store.changes(since: nil, feed: .recent, bodyLimit: 4096, install: nil)
+      #expect(all.full && all.removed.isEmpty)
+      #expect(Set(all.cards.map(\.id)) == ["a", "c"])
+      #expect(all.types.map(\.name) == ["fact"])
+      #expect(try await store.card(id: "b") == nil)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases) func aBodyOverThePullsLimitIsLeftOutAndServedAlone(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      let long = String(repeating: "x", count: 100)
+      _ = try await store.load(cards: [card("long", body: long), card("short")], types: [])
+      let pulled = try await store.changes(since: nil, feed: .recent, bodyLimit: 10, install: nil)
+      let sent = try #require(pulled.cards.first { $0.id == "long" })
+      #expect(sent.body == nil && sent.bodyOmitted == true)
+      #expect(pulled.cards.first { $0.id == "short" }?.body == "body")
+      #expect(try await store.card(id: "long")?.body == long)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases) func anEventIsStoredOncePerSinkSenderAndInsertID(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      func event(_ sink: String, _ insertID: String, from sender: String) -> ReceivedEvent {
+        ReceivedEvent(
+          sink: sink, insertID: insertID, name: "app_opened", distinctID: sender, time: 1_000,
+          payload: "{}")
+      }
+      try await store.record(
+        events: [event("ctfo", "e1", from: "u1"), event("ctfo", "e1", from: "u1")], install: nil,
+        at: 2_000)
+      try await store.record(
+        events: [
+          event("ctfo", "e1", from: "u1"), event("ctfo", "e1", from: "u2"),
+          event("mixpanel", "e1", from: "u1"),
+        ], install: nil, at: 3_000)
+      let ctfo = try await store.events(sink: "ctfo")
+      #expect(ctfo.map(\.distinctID) == ["u1", "u2"])
+      #expect(ctfo.map(\.copies) == [3, 1])
+      #expect(try await store.events(sink: "mixpanel").map(\.copies) == [1])
+      #expect(try await store.eventReport(sink: "ctfo") == "app_opened 2\n")
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases) func aReactionScoresTheUnseenCardsOfItsTypeForItsInstallOnly(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      _ = try await store.load(
+        cards: [
+          card("h1", type: "haiku"), card("h2", type: "haiku"), card("h3", type: "haiku"),
+          card("f1"),
+        ], types: [])
+      _ = try await store.issueToken(hash: [1], installId: "i1", expiresAt: .max)
+      _ = try await store.issueToken(hash: [2], installId: "i2", expiresAt: .max)
+      let before = try await store.revision(install: "i2", feed: .hot)
+      var reaction = ReceivedEvent(
+        sink: "ctfo", insertID: "r1", name: "CTFO", distinctID: "x", time: 5_000, payload: "{}")
+      reaction.cardID = "h1"
+      reaction.cardType = "haiku"
+      try await store.record(events: [reaction], install: "i1", at: 6_000)
+
+      let scores = try await store.changes(since: nil, feed: .hot, bodyLimit: 4096, install: "i1")
+        .scores
+      #expect(scores.map(\.cardId) == ["h2", "h3"])
+      // One CTFO with the prior of one CTFO and one TIFB: (1 + 1) / (1 + 2).
+      #expect(scores.allSatisfy { abs($0.score - 2.0 / 3) < 1e-9 })
+      #expect(scores.first?.reason == "you often CTFO haiku")
+      #expect(try await store.revision(install: "i1", feed: .hot) > before)
+      #expect(try await store.revision(install: "i2", feed: .hot) == before)
+      #expect(
+        try await store.changes(since: nil, feed: .hot, bodyLimit: 4096, install: "i2").scores
+          .isEmpty)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases) func aTokenLivesUntilItExpiresOrTheInstallGetsAnother(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      let distinct = try await store.issueToken(hash: [1, 2], installId: "i", expiresAt: 1_000)
+      #expect(distinct.hasPrefix("d-"))
+      #expect(try await store.install(forToken: [1, 2], at: 500) == "i")
+      #expect(try await store.install(forToken: [1, 2], at: 1_000) == nil)
+      #expect(try await store.install(forToken: [9], at: 500) == nil)
+      #expect(try await store.issueToken(hash: [3], installId: "i", expiresAt: 5_000) == distinct)
+      #expect(try await store.install(forToken: [1, 2], at: 600) == nil, "revoked by the new one")
+      #expect(try await store.install(forToken: [3], at: 600) == "i")
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases) func pruningDropsExpiredTokensAndTheInstallsLeftWithNothing(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      let gone = try await store.issueToken(hash: [1], installId: "gone", expiresAt: 1_000)
+      _ = try await store.issueToken(hash: [2], installId: "kept", expiresAt: 9_000)
+      let report = try await store.prune(at: 2_000, eventsBefore: nil)
+      #expect([report.tokens, report.events, report.installs] == [1, 0, 1])
+      #expect(try await store.install(forToken: [2], at: 2_000) == "kept")
+      // The pruned install comes back as a new one: another distinct id.
+      #expect(try await store.issueToken(hash: [3], installId: "gone", expiresAt: 9_000) != gone)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aStatusAndANotificationReachThePullsTheyAreFor(_ kind: StoreKind) async throws {
+    try await kind.withStore { store in
+      _ = try await store.issueToken(hash: [1], installId: "i1", expiresAt: .max)
+      _ = try await store.issueToken(hash: [2], installId: "i2", expiresAt: .max)
+      #expect(try await store.setStatus(install: "nobody", to: "banned") == false)
+      let before = try await store.revision(install: "i2", feed: .hot)
+      #expect(try await store.setStatus(install: "i1", to: "banned"))
+      #expect(try await store.revision(install: "i2", feed: .hot) == before)
+      let i1 = try await store.changes(since: nil, feed: .hot, bodyLimit: 4096, install: "i1")
+      #expect(i1.userStatus == "banned")
+      let i2 = try await store.changes(since: nil, feed: .hot, bodyLimit: 4096, install: "i2")
+      #expect(i2.userStatus == nil)
+
+      try await store.notify(id: "n1", text: "hello", at: 1_000)
+      try await store.notify(id: "n2", text: "again", at: 2_000)
+      #expect(try await store.revision(install: "i2", feed: .hot) > before)
+      let pulled = try await store.changes(
+        since: before, feed: .recent, bodyLimit: 4096, install: "i2")
+      #expect(pulled.notifications.map(\.id) == ["n2", "n1"])
+      #expect(pulled.notifications.first?.text == "again")
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func theOperatorsScoresOrderTheHotFeed(_ kind: StoreKind) async throws {
+    try await kind.withStore { store in
+      _ = try await store.load(cards: [card("a"), card("b"), card("c")], types: [])
+      #expect(try await store.score(cardId: "nope", score: 1, at: 10) == false)
+      let before = try await store.revision(install: nil, feed: .hot)
+      #expect(try await store.score(cardId: "b", score: 2, at: 10))
+      #expect(try await store.score(cardId: "c", score: 1, at: 10))
+      let all = try await store.changes(since: nil, feed: .hot, bodyLimit: 4096, install: nil)
+      #expect(all.cards.map(\.id) == ["b", "c", "a"])
+      let since = try await store.changes(since: before, feed: .hot, bodyLimit: 4096, install: nil)
+      #expect(since.cards.isEmpty)
+      #expect(since.scores.map(\.cardId) == ["b", "c"])
+      #expect(since.scores.map(\.score) == [2, 1])
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func twoServersOnOneStoreActAsOne(_ kind: StoreKind) async throws {
+    try await kind.withStores(2) { stores in
+      let (one, two) = (stores[0], stores[1])
+      _ = try await one.load(cards: [card("a")], types: [])
+      let distinct = try await one.issueToken(hash: [7], installId: "i", expiresAt: .max)
+      #expect(try await two.install(forToken: [7], at: 100) == "i", "a token from the other")
+      #expect(try await two.issueToken(hash: [8], installId: "i", expiresAt: .max) == distinct)
+      #expect(try await one.install(forToken: [8], at: 100) == "i")
+      #expect(try await one.epoch() == two.epoch())
+
+      let event = ReceivedEvent(
+        sink: "ctfo", insertID: "e1", name: "app_opened", distinctID: "x", time: 1,
+        payload: "{}")
+      try await one.record(events: [event], install: "i", at: 10)
+      try await two.record(events: [event], install: "i", at: 11)
+      #expect(try await one.events(sink: "ctfo").map(\.copies) == [2], "stored once")
+
+      let before = try await two.revision(install: "i", feed: .hot)
+      #expect(try await one.score(cardId: "a", score: 5, at: 20))
+      #expect(try await two.revision(install: "i", feed: .hot) > before)
+      let pulled = try await two.changes(since: before, feed: .hot, bodyLimit: 4096, install: "i")
+      #expect(pulled.scores.map(\.cardId) == ["a"])
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aStoreANewerServerMigratedIsRefused(_ kind: StoreKind) async throws {
+    let error = try await kind.reopeningANewerStore()
+    guard case .newerSchema(_, let version, let known)? = error as? CardStoreError else {
+      Issue.record("expected newerSchema, got \(String(describing: error))")
+      return
+    }
+    #expect(version == known + 1)
+  }
+}
