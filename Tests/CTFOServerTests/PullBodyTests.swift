@@ -53,14 +53,15 @@ import Testing
   }
 
   private func cached(_ install: String, _ feed: PullFeed, time: Int64, gzip: Bool = false)
-    throws -> ByteBuffer
+    async throws -> ByteBuffer
   {
     let key = CacheKey(
       epoch: try store.epoch(), feed: feed,
       revision: try store.revision(install: install, feed: feed))
+    let shared = try await cache.shared(store: store, feed: feed, bodyLimit: 4096)
+    let own = try await store.ownChanges(install: install, feed: feed)
     return try PullBody.full(
-      shared: try cache.shared(store: store, feed: feed, bodyLimit: 4096), cacheKey: key.text,
-      serverTime: time, own: try store.ownChanges(install: install, feed: feed), gzip: gzip)
+      shared: shared, cacheKey: key.text, serverTime: time, own: own, gzip: gzip)
   }
 
   private static func gunzip(_ body: ByteBuffer) throws -> [UInt8] {
@@ -69,13 +70,13 @@ import Testing
   }
 
   @Test(arguments: [("i1", PullFeed.hot), ("i2", .hot), ("i1", .recent), ("i2", .recent)])
-  func aFullPullFromItsPartsIsTheWholePullsJSON(install: String, feed: PullFeed) throws {
+  func aFullPullFromItsPartsIsTheWholePullsJSON(install: String, feed: PullFeed) async throws {
     let whole = try uncached(install, feed, time: 123)
-    #expect(Array(buffer: try cached(install, feed, time: 123)) == whole)
-    let again = try cached(install, feed, time: 123)
+    #expect(Array(buffer: try await cached(install, feed, time: 123)) == whole)
+    let again = try await cached(install, feed, time: 123)
     #expect(cache.hitCount == 1, "the second pull is from memory")
     #expect(Array(buffer: again) == whole)
-    #expect(try Self.gunzip(try cached(install, feed, time: 123, gzip: true)) == whole)
+    #expect(try Self.gunzip(try await cached(install, feed, time: 123, gzip: true)) == whole)
     let pull = try JSONDecoder().decode(Wire.Pull.self, from: Data(whole))
     #expect(pull.full && pull.cards.count == 40 && pull.serverTime == 123)
     #expect(pull.user?.status == (install == "i2" ? "suspended" : "active"))
@@ -87,8 +88,8 @@ import Testing
     }
   }
 
-  @Test func aChangeOfCardScoreOrNotificationMovesTheKeyAndTheBody() throws {
-    var last = Array(buffer: try cached("i1", .hot, time: 1))
+  @Test func aChangeOfCardScoreOrNotificationMovesTheKeyAndTheBody() async throws {
+    var last = Array(buffer: try await cached("i1", .hot, time: 1))
     let changes: [(String, () throws -> Void)] = [
       ("a score", { _ = try store.score(cardId: "c1", score: 0.9, at: 3_000) }),
       ("a notification", { try store.notify(id: "n2", text: "news", at: 4_000) }),
@@ -103,19 +104,19 @@ import Testing
     ]
     for (what, change) in changes {
       try change()
-      let body = Array(buffer: try cached("i1", .hot, time: 1))
+      let body = Array(buffer: try await cached("i1", .hot, time: 1))
       #expect(body != last, "after \(what)")
       #expect(body == (try uncached("i1", .hot, time: 1)), "after \(what)")
-      #expect(try Self.gunzip(try cached("i1", .hot, time: 1, gzip: true)) == body)
+      #expect(try Self.gunzip(try await cached("i1", .hot, time: 1, gzip: true)) == body)
       last = body
     }
     #expect(cache.hitCount == 3, "each revision built once, then from memory")
   }
 
-  @Test func anInstallsOwnChangeIsNotCachedForOthers() throws {
-    _ = try cached("i2", .hot, time: 1)
+  @Test func anInstallsOwnChangeIsNotCachedForOthers() async throws {
+    _ = try await cached("i2", .hot, time: 1)
     _ = try store.setStatus(install: "i2", to: "active")
-    let body = Array(buffer: try cached("i2", .hot, time: 1))
+    let body = Array(buffer: try await cached("i2", .hot, time: 1))
     #expect(cache.hitCount == 1, "the shared part did not change")
     #expect(body == (try uncached("i2", .hot, time: 1)))
     #expect(try JSONDecoder().decode(Wire.Pull.self, from: Data(body)).user?.status == "active")
