@@ -40,7 +40,8 @@ import Testing
     let help = try cli.run(["--help"])
     // The overview and discussion, above the usage: no run of spaces within a line.
     let discussion = help.stdout.components(separatedBy: "USAGE:")[0]
-    #expect(help.status == 0 && discussion.contains("`ctfo-server events` counts"), "\(help.stdout)")
+    let words = discussion.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(help.status == 0 && words.contains("`ctfo-server events` counts"), "\(help.stdout)")
     #expect(!discussion.contains("  "), "\(discussion)")
     let score = try cli.run(["score", "nosuchcard", "1", "--data", data])
     #expect(score.status == 65)

@@ -13,21 +13,9 @@ public enum JSONNesting {
   /// Whether `bytes` open more than `limit` arrays or objects at once (strings skipped).
   public static func exceeds(_ bytes: some Sequence<UInt8>, limit: Int = limit) -> Bool {
     var depth = 0
-    var inString = false
-    var escaped = false
-    for byte in bytes {
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
+    var strings = JSONStrings()
+    for byte in bytes where !strings.holds(byte) {
       switch byte {
-      case UInt8(ascii: "\""): inString = true
       case UInt8(ascii: "["), UInt8(ascii: "{"):
         depth += 1
         if depth > limit { return true }

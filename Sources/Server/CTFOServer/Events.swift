@@ -223,22 +223,10 @@ enum EventRoutes {
     _ bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void
   ) {
     var depth = 0
-    var inString = false
-    var escaped = false
+    var strings = JSONStrings()
     var start: Int?
-    for (i, byte) in bytes.enumerated() {
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == 0x5C {
-          escaped = true
-        } else if byte == 0x22 {
-          inString = false
-        }
-        continue
-      }
+    for (i, byte) in bytes.enumerated() where !strings.holds(byte) {
       switch byte {
-      case 0x22: inString = true
       case 0x5B, 0x7B:
         depth += 1
         if depth == 1 { start = i + 1 }

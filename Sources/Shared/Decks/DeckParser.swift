@@ -116,22 +116,14 @@ package struct DeckParser {
   /// Whether a `,` stands right before a `}` or `]` (spaces between), outside strings: JSON
   /// forbids it, and the decoder lets it pass.
   static func hasTrailingComma(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    var inString = false
-    var escaped = false
+    var strings = JSONStrings()
     var afterComma = false
     for byte in bytes {
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == 0x5C {
-          escaped = true
-        } else if byte == 0x22 {
-          inString = false
-        }
+      if strings.holds(byte) {
+        afterComma = false
         continue
       }
       switch byte {
-      case 0x22: (inString, afterComma) = (true, false)
       case 0x2C: afterComma = true
       case 0x7D, 0x5D: if afterComma { return true }
       case 0x20, 0x09, 0x0D, 0x0A: continue
