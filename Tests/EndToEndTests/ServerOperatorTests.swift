@@ -9,17 +9,7 @@ import Testing
 
   /// The status and body of `GET url` (curl).
   private func get(_ url: String) throws -> (status: Int, body: String) {
-    let command = Process()
-    command.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    command.arguments = ["curl", "-s", "-m", "10", "-w", "\n%{http_code}", url]
-    let output = Pipe()
-    command.standardOutput = output
-    try command.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    command.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    let cut = text.lastIndex(of: "\n") ?? text.startIndex
-    return (Int(text[cut...].dropFirst()) ?? 0, String(text[..<cut]))
+    try ServerProcess.curl([url])
   }
 
   /// What the server logged while serving a few requests, stopped by SIGTERM.

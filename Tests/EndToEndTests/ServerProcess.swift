@@ -13,7 +13,7 @@ final class ServerProcess {
   static var binary: String {
     ProcessInfo.processInfo.environment["CTFO_SERVER_BINARY"]
       ?? ((CommandLine.binary as NSString).deletingLastPathComponent as NSString)
-        .deletingLastPathComponent + "/server/release/ctfo-server"
+      .deletingLastPathComponent + "/server/release/ctfo-server"
   }
 
   /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`);
@@ -81,7 +81,9 @@ final class ServerProcess {
   /// Sets the test fault switch's rules (the server must run with `--test-faults`), as JSON:
   /// `[{"path":"/v1/pull","status":503}]`.
   func faults(_ rules: String) throws {
-    let answer = try curl(["-X", "PUT", "-d", #"{"rules":"# + rules + "}", url + "/_test/faults"])
+    let answer = try Self.curl([
+      "-X", "PUT", "-d", #"{"rules":"# + rules + "}", url + "/_test/faults",
+    ])
     guard answer.status == 204 else {
       throw TmuxDriver.Failure(description: "PUT /_test/faults answered \(answer)")
     }
@@ -103,7 +105,7 @@ final class ServerProcess {
   }
 
   func log() throws -> Log {
-    let answer = try curl([url + "/_test/requests"])
+    let answer = try Self.curl([url + "/_test/requests"])
     guard answer.status == 200 else {
       throw TmuxDriver.Failure(description: "GET /_test/requests answered \(answer)")
     }
@@ -111,7 +113,7 @@ final class ServerProcess {
   }
 
   /// curl's answer: the status (0 without one) and the body.
-  private func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
+  static func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
     let command = Process()
     command.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     command.arguments = ["curl", "-s", "-m", "10", "-w", "\n%{http_code}"] + arguments
