@@ -19,6 +19,9 @@ command -v openssl >/dev/null || need+=(openssl)
 command -v curl >/dev/null || need+=(curl)
 # The store conformance tests start a PostgreSQL 15 of their own (initdb, pg_ctl).
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15)
+# scripts/load-kill-test.sh and make bench put nginx in front of ctfo-server (nginx lives in
+# /usr/sbin, outside a user's PATH).
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
 [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] || need+=(libstdc++-12-dev)
 # `make fuzz` and `make sanitize` need nothing more: libFuzzer and the ASan (with LeakSanitizer)
 # and TSan runtimes come with the Swift toolchain (usr/lib/clang/*/lib/linux), not libclang-rt.
