@@ -15,21 +15,20 @@ server=$(realpath "${1:-.build/server/release/ctfo-server}")
 duration=${DURATION:-60}
 clients=${CLIENTS:-100}
 down=${DOWN:-1}
-nginx=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$server" ] || { echo "no server binary at $server" >&2; exit 1; }
-[ -x "$nginx" ] || { echo "no nginx (scripts/install-deps.sh installs nginx-light)" >&2; exit 1; }
 
 . scripts/postgres-temp.sh
+. scripts/nginx-temp.sh
 work=$(mktemp -d)
 # What this script started and has not reaped, by name (a restarted server replaces its entry,
 # so a reaped pid is never signalled again).
 declare -A pids
 # Whether a pid is running (a zombie, dead but not yet reaped, is not).
 running() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
-# SIGTERM first, as nginx's master stops its workers on it (a SIGKILLed master would leave
-# them running), SIGKILL for what is left after 5 s.
+# SIGTERM first, SIGKILL for what is left after 5 s.
 cleanup() {
   local pid
+  nginx_temp_stop
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for _ in $(seq 50); do
     local left=0
@@ -45,15 +44,10 @@ cleanup() {
 trap cleanup EXIT
 # Logs of what failed, shown before the folder goes.
 show_logs() {
-  for log in "$work"/*.log "$PG_TEMP/log"; do
+  for log in "$work"/*.log "$work/nginx/error.log" "$PG_TEMP/log"; do
     [ -s "$log" ] && { echo "--- $log (last lines)"; tail -n 20 "$log"; }
   done
   return 0
-}
-
-# A free loopback port (nginx cannot take port 0 and print what it got).
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # Starts server number $1 on port $2 (0: a free one); sets server_pid[$1] and server_port[$1]
@@ -91,28 +85,11 @@ timeout 60 "$server" migrate --store "$store" >/dev/null
 start_server 1 0 || { show_logs; exit 1; }
 start_server 2 0 || { show_logs; exit 1; }
 
-# nginx in the foreground of its own (its pid is the job's), everything it writes in $work.
-# One worker: the two cores are for the servers, PostgreSQL and the clients. Keep-alive to the
-# servers as a production proxy would; the default proxy_next_upstream (error timeout) sends a
-# pull whose server died to the other one, and a POST only when it was not yet sent.
+# One nginx worker: the two cores are for the servers, PostgreSQL and the clients. Keep-alive to
+# the servers as a production proxy would; the default proxy_next_upstream (error timeout)
+# sends a pull whose server died to the other one, and a POST only when it was not yet sent.
 nginx_port=$(free_port)
-mkdir -p "$work/nginx"
-user_line=
-[ "$(id -u)" -ne 0 ] || user_line="user root;"   # the workers read and write $work (mode 700)
-cat >"$work/nginx/nginx.conf" <<CONF
-$user_line
-worker_processes 1;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/body;
-  proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi;
-  scgi_temp_path $work/nginx/scgi;
+nginx_temp_start "$work/nginx" 1 "
   upstream ctfo {
     server 127.0.0.1:${server_port[1]};
     server 127.0.0.1:${server_port[2]};
@@ -123,14 +100,10 @@ http {
     location / {
       proxy_pass http://ctfo;
       proxy_http_version 1.1;
-      proxy_set_header Connection "";
+      proxy_set_header Connection \"\";
       proxy_next_upstream error timeout;
     }
-  }
-}
-CONF
-"$nginx" -p "$work/nginx" -e "$work/nginx.log" -c "$work/nginx/nginx.conf" &
-pids[nginx]=$!
+  }"
 url=http://127.0.0.1:$nginx_port
 for _ in $(seq 100); do curl -sf -o /dev/null "$url/healthz" && break; sleep 0.1; done
 curl -sf -o /dev/null "$url/readyz" || { echo "nginx or the servers do not answer" >&2; show_logs; exit 1; }
