@@ -81,7 +81,8 @@ start_server() {
 echo "== load-and-kill: $clients clients, ${duration} s, two ctfo-server on PostgreSQL behind nginx"
 pg_temp_start || exit 1
 store=$(pg_temp_createdb ctfo)
-timeout 60 "$server" migrate --store "$store" >/dev/null
+timeout 60 "$server" migrate --store "$store" >/dev/null \
+  || { echo "ctfo-server migrate failed" >&2; show_logs; exit 1; }
 start_server 1 0 || { show_logs; exit 1; }
 start_server 2 0 || { show_logs; exit 1; }
 
