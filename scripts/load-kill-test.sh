@@ -17,6 +17,9 @@ clients=${CLIENTS:-100}
 down=${DOWN:-1}
 [ -x "$server" ] || { echo "no server binary at $server" >&2; exit 1; }
 
+# The bundled decks of this tree, as the built binary finds them above itself (a binary
+# elsewhere would find none and serve no cards).
+export CTFO_BUNDLED_DECKS=${CTFO_BUNDLED_DECKS:-$(pwd)/Resources/decks}
 . scripts/postgres-temp.sh
 . scripts/nginx-temp.sh
 work=$(mktemp -d)
