@@ -191,3 +191,7 @@ echo "(30 launches of each in turn, 20 swipes at once after the first card)"
 python3 bench/pty_bench.py "$ctfo" --launches 30 --early-swipes 20 \
   --template-home "$work/offline-template" --template-home "$work/queued-template"
 paced_swipes "$events_pid" 25 16 queued-template
+
+# ctfo-server beside nginx serving the same bytes, and two processes on PostgreSQL beside one
+# on SQLite (a script of its own, to run alone as well).
+"$root/bench/server-vs-nginx.sh" "$server"
