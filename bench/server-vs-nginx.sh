@@ -71,17 +71,28 @@ status_of() {
 }
 
 # One wrk run of the script $2 against $1: appends "LABEL RATE REQUESTS BAD" to $work/rates,
-# BAD the answers wrk counts as errors (status 400 or more) plus its socket errors.
+# BAD the answers wrk counts as errors (status 400 or more) plus its socket errors (a timeout
+# is a request unanswered after 2 s); prints the rate, the latency's p99 and maximum, and the
+# errors by kind.
 measure() {
   local url=$1 lua=$2 label=$3 out
-  out=$(wrk -t2 -c32 -d"${seconds}s" -s "$lua" "$url")
+  out=$(wrk -t2 -c32 -d"${seconds}s" --latency -s "$lua" "$url")
   awk -v label="$label" '
     /Requests\/sec:/ { rate = $2 }
     / requests in / { requests = $1 }
-    /Non-2xx or 3xx responses:/ { bad += $NF }
-    /Socket errors:/ { gsub(",", ""); bad += $4 + $6 + $8 + $10 }
-    END { printf "%s %s %d %d\n", label, rate, requests, bad }' <<<"$out" >>"$work/rates"
-  tail -1 "$work/rates" | awk '{ printf "  %-34s %10.0f req/s%s\n", $1, $2, ($4 > 0 ? "  (" $4 " errors)" : "") }'
+    /^ +Latency +[0-9]/ { max = $4 }
+    /^ +99%/ { p99 = $2 }
+    /Non-2xx or 3xx responses:/ { status = $NF }
+    /Socket errors:/ { gsub(",", ""); socket = $4 + $6 + $8; timeouts = $10 }
+    END {
+      bad = status + socket + timeouts
+      printf "%s %s %d %d\n", label, rate, requests, bad >> "'"$work/rates"'"
+      errors = ""
+      if (status > 0) errors = errors ", " status " answers >= 400"
+      if (timeouts > 0) errors = errors ", " timeouts " timeouts"
+      if (socket > 0) errors = errors ", " socket " socket errors"
+      printf "  %-26s %8.0f req/s  p99 %8s  max %8s%s\n", label, rate, p99, max, errors
+    }' <<<"$out"
 }
 
 # The median rate of each label of $work/rates, and the median of the per-round ratios of the
