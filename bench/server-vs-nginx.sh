@@ -23,11 +23,26 @@ export CTFO_BUNDLED_DECKS=${CTFO_BUNDLED_DECKS:-$(pwd)/Resources/decks}
 work=$(mktemp -d)
 # The servers this script started and has not reaped, by name.
 declare -A pids ports
+# Stops the server named $1 with SIGTERM (it drains its requests, closes its store and exits);
+# one still there 10 s later is said and SIGKILLed, so that a hung stop cannot hang the bench.
+stop_server() {
+  local pid=${pids[$1]}
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 100); do
+    [ -e "/proc/$pid" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$pid/stat" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -e "/proc/$pid" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$pid/stat" 2>/dev/null; then
+    echo "WARNING: ctfo-server $1 (pid $pid) still running 10 s after SIGTERM; its log ends:" \
+      "$(tail -n 1 "$work/$1.log")"
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
+  unset "pids[$1]"
+}
 cleanup() {
-  local pid
   nginx_temp_stop
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  for name in "${!pids[@]}"; do stop_server "$name"; done
   pg_temp_stop
   rm -rf "$work"
 }
@@ -42,13 +57,6 @@ start_server() {
   for _ in $(seq 100); do grep -q '^listening on' "$work/$name.out" 2>/dev/null && break; sleep 0.1; done
   ports[$name]=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/$name.out")
   [ -n "${ports[$name]}" ] || { echo "ctfo-server $name did not start:" >&2; cat "$work/$name.log" >&2; exit 1; }
-}
-
-# Stops the server named $1 (SIGTERM: it closes its store).
-stop_server() {
-  kill "${pids[$1]}" 2>/dev/null || true
-  wait "${pids[$1]}" 2>/dev/null || true
-  unset "pids[$1]"
 }
 
 # A token for the install $2 from the server at $1.
