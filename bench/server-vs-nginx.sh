@@ -8,7 +8,7 @@
 # so that the machine's drift falls on all alike; the figure kept is the median.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-server=$(realpath "${1:-.build/server/release/ctfo-server}")
+server=$(realpath -m "${1:-.build/server/release/ctfo-server}")
 rounds=${ROUNDS:-3}
 seconds=${SECONDS_EACH:-10}
 sections=${SECTIONS:-nginx postgres}

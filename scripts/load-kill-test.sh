@@ -10,8 +10,7 @@
 #   DOWN (seconds the killed process stays down before its restart, default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
-server=$(realpath "${1:-.build/server/release/ctfo-server}")
+server=$(realpath -m "${1:-.build/server/release/ctfo-server}")
 duration=${DURATION:-60}
 clients=${CLIENTS:-100}
 down=${DOWN:-1}
