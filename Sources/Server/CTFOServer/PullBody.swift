@@ -100,8 +100,10 @@ enum PullBody {
       return body
     }
     let middle = try shared.deflatedMiddle()
-    let first = Deflated(bytes: try deflate(head, last: false), crc: crc(head), count: head.count)
-    let last = Deflated(bytes: try deflate(tail, last: true), crc: crc(tail), count: tail.count)
+    let first = Deflated(bytes: stored(head, last: false), crc: crc(head), count: head.count)
+    let last = Deflated(
+      bytes: tail.count <= storedLimit ? stored(tail, last: true) : try deflate(tail, last: true),
+      crc: crc(tail), count: tail.count)
     return gzipped([first, middle, last])
   }
 
@@ -111,7 +113,7 @@ enum PullBody {
   }
 
   /// The gzip member of parts deflated one after the other, the last one final.
-  private static func gzipped(_ parts: [Deflated]) -> ByteBuffer {
+  static func gzipped(_ parts: [Deflated]) -> ByteBuffer {
     var out = ByteBuffer()
     out.reserveCapacity(18 + parts.reduce(0) { $0 + $1.bytes.readableBytes })
     // ID1 ID2, deflate, no flags, no time, no extra flags, OS: Unix.
@@ -128,6 +130,28 @@ enum PullBody {
     return out
   }
 
+  /// The longest head or tail sent as it is (`stored`): a few hundred bytes compress to little,
+  /// and a compressor's set-up costs more than sending them (an install's many own scores are
+  /// compressed).
+  static let storedLimit = 4096
+
+  /// `bytes` as deflate's stored blocks (RFC 1951, 3.2.4), the last one final when `last`:
+  /// byte aligned, as the part before it ends (a sync flush) and as the next one begins.
+  static func stored(_ bytes: [UInt8], last: Bool) -> ByteBuffer {
+    var out = ByteBuffer()
+    out.reserveCapacity(bytes.count + 5 * (bytes.count / 65535 + 1))
+    var start = 0
+    repeat {
+      let end = min(bytes.count, start + 65535)
+      out.writeInteger(UInt8(last && end == bytes.count ? 1 : 0))
+      out.writeInteger(UInt16(end - start), endianness: .little)
+      out.writeInteger(~UInt16(end - start), endianness: .little)
+      out.writeBytes(bytes[start..<end])
+      start = end
+    } while start < bytes.count
+    return out
+  }
+
   /// Raw deflate of `bytes`: the final block when `last`, else ending on a sync flush (byte
   /// aligned, not final), so that another part's deflate can follow.
   private static func deflate(_ bytes: [UInt8], last: Bool) throws -> ByteBuffer {
@@ -139,7 +163,7 @@ enum PullBody {
     return output
   }
 
-  private static func crc(_ bytes: [UInt8]) -> UInt {
+  static func crc(_ bytes: [UInt8]) -> UInt {
     bytes.withUnsafeBytes { ctfo_crc32(0, $0.baseAddress, $0.count) }
   }
 }
@@ -162,6 +186,15 @@ public final class PullCache: Sendable {
 
   /// How many full pulls were answered from a shared part already built.
   public var hitCount: Int { hits.load(ordering: .relaxed) }
+
+  /// The shared part kept for `feed` at the store's shared revision `revision`, nil when
+  /// none is: what a pull answered at once takes (`PullLane`).
+  func kept(epoch: String, feed: PullFeed, revision: Int64, bodyLimit: Int) -> PullBody.Shared? {
+    let key = Key(epoch: epoch, feed: feed, revision: revision, bodyLimit: bodyLimit)
+    guard let kept = entries.withLock({ $0[feed] }), kept.key == key else { return nil }
+    hits.add(1, ordering: .relaxed)
+    return kept.shared
+  }
 
   /// The shared part of a full pull of `feed`, from memory when the store's shared revision
   /// is the one kept (then `fromMemory` is called). Built from the store otherwise, and kept
