@@ -41,12 +41,14 @@ final class LiveServer: Sendable {
     let seen = RequestLog()
     self.seen = seen
     let (ports, continuation) = AsyncStream<Int>.makeStream()
+    // Without the fault switch, the pulls that need no waiting are answered on the event loop,
+    // as ctfo-server answers them.
+    let service = Routes.service(
+      store: store, settings: settings, logRequests: logRequests,
+      faults: faultSwitch ? faults : nil,
+      pullCache: pulls, onRequest: { path in seen.paths.withLock { $0.append(path) } })
     let app = Application(
-      router: Routes.router(
-        store: store, settings: settings, logRequests: logRequests,
-        faults: faultSwitch ? faults : nil,
-        pullCache: pulls, onRequest: { path in seen.paths.withLock { $0.append(path) } }),
-      server: Routes.server(settings: settings),
+      router: service.router, server: service.server,
       configuration: .init(address: .hostname("127.0.0.1", port: 0)),
       onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
       logger: Logger(label: "ctfo-server") { [logs] _ in LogLines.Handler(lines: logs) })

@@ -122,6 +122,48 @@ import Testing
     #expect(try JSONDecoder().decode(Wire.Pull.self, from: Data(body)).user?.status == "active")
   }
 
+  @Test(arguments: [0, 1, 300, 65535, 65536, 140_000])
+  func storedBlocksOfAnyLengthInflateToTheirBytes(count: Int) throws {
+    let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+    let part = PullBody.Deflated(
+      bytes: PullBody.stored(bytes, last: true), crc: PullBody.crc(bytes), count: count)
+    #expect(try Self.gunzip(PullBody.gzipped([part])) == bytes)
+  }
+
+  @Test func anInstallsManyOwnScoresAreCompressedAndStillTheWholePull() async throws {
+    var own = Changes(full: true)
+    own.scores = (1...3000).map { Wire.Score(cardId: "c\($0 % 40 + 1)", score: 0.5, scoredAt: 1) }
+    let shared = try await cache.shared(store: store, feed: .hot, bodyLimit: 4096)
+    let plain = try PullBody.full(
+      shared: shared, cacheKey: "k", serverTime: 1, own: own, gzip: false)
+    let zipped = try PullBody.full(
+      shared: shared, cacheKey: "k", serverTime: 1, own: own, gzip: true)
+    #expect(try Self.gunzip(zipped) == Array(buffer: plain))
+    #expect(zipped.readableBytes < plain.readableBytes / 4, "the scores are compressed")
+    let pull = try JSONDecoder().decode(Wire.Pull.self, from: Data(Array(buffer: plain)))
+    #expect(pull.scores.count == 3000 + 1)
+  }
+
+  @Test(arguments: [
+    ("/v1/pull", String??.some(nil)), ("/v1/pull?feed=hot", "hot"),
+    ("/v1/pull?x=1&feed=recent", "recent"), ("/v1/pull?feed=", ""), ("/v1/pull?x=1", .some(nil)),
+    ("/v1/pull?feed=h%6Ft", nil), ("/v1/pull?feed=hot&feed=recent", nil),
+    ("/v1/pull?feed=a+b", nil),
+  ])
+  func theFeedOfAPullAnsweredAtOnce(path: String, feed: String??) {
+    #expect(PullAsk.feedAtOnce(path: path) == feed)
+  }
+
+  @Test func aHeldKeyIsHeldInEverySpelling() throws {
+    let key = CacheKey(epoch: "e1", feed: .hot, revision: 7)
+    for header in [#""e1.hot.7""#, #""e1.hot.7-gzip""#, #"W/"e1.hot.7""#, #" "e1.hot.7" "#] {
+      #expect(try PullAsk(feed: nil, ifNoneMatch: header, acceptEncoding: []).holds(key))
+    }
+    for header in [#""e1.hot.6""#, #""e2.hot.7""#, #""e1.recent.7""#, "e1.hot.7", ""] {
+      #expect(!(try PullAsk(feed: nil, ifNoneMatch: header, acceptEncoding: []).holds(key)))
+    }
+  }
+
   @Test func aDeltaIsGzippedWhole() throws {
     let json = Array(#"{"cacheKey":"k","full":false}"#.utf8)
     #expect(try Self.gunzip(try PullBody.gzip(json)) == json)

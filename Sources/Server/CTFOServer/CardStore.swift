@@ -47,6 +47,14 @@ public protocol CardStore: Sendable {
   func prune(at time: Int64, eventsBefore: Int64?) async throws -> PruneReport
   /// The events stored for `sink`, in the order they first came.
   func events(sink: String) async throws -> [ReceivedEvent]
+
+  // What a pull needs, answered at once on the thread that asks (a server's event loop) by a
+  // store that can: nil when the store would have to wait (or fails), and the pull then asks
+  // the methods above. A token not known to be valid is nil too.
+  func epochAtOnce() -> String?
+  func revisionAtOnce(install: String?, feed: PullFeed) -> Int64?
+  func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String?
+  func ownChangesAtOnce(install: String, feed: PullFeed) -> Changes?
   /// How many events of each name `sink` holds, one `NAME COUNT` a line, by name (what
   /// `ctfo-server events` prints), each name made safe for a terminal and one line.
   func eventReport(sink: String) async throws -> String
@@ -67,6 +75,11 @@ public enum CardStoreError: Error, Equatable, CustomStringConvertible {
 }
 
 extension CardStore {
+  public func epochAtOnce() -> String? { nil }
+  public func revisionAtOnce(install: String?, feed: PullFeed) -> Int64? { nil }
+  public func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String? { nil }
+  public func ownChangesAtOnce(install: String, feed: PullFeed) -> Changes? { nil }
+
   /// From two whole pulls, one with the install's part and one without: a store may answer
   /// it with a query of its own.
   public func ownChanges(install: String, feed: PullFeed) async throws -> Changes {

@@ -14,6 +14,7 @@ public final class PostgresCardStore: CardStore {
   private let runner: Task<Void, Never>
   private let shown: String
   private let knownEpoch = Mutex<String?>(nil)
+  private let knownRevisions = KnownRevisions()
   /// Tokens found valid, by hash: the install and the expiry.
   private let knownTokens = Mutex<[String: (install: String, expiresAt: Int64, checkedAt: Int64)]>(
     [:])
@@ -57,10 +58,18 @@ public final class PostgresCardStore: CardStore {
     shown = address.shown
   }
 
-  /// Closes the connections; the store answers nothing after.
+  /// Closes the connections; the store answers nothing after. Waits two seconds at most:
+  /// the client's `run()` has been seen to outlive its cancellation, and a stopped server must
+  /// exit all the same.
   public func close() async {
     runner.cancel()
-    await runner.value
+    let runner = runner
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await runner.value }
+      group.addTask { try? await Task.sleep(for: .seconds(2)) }
+      await group.next()
+      group.cancelAll()
+    }
   }
 
   // MARK: - Schema
@@ -195,7 +204,7 @@ public final class PostgresCardStore: CardStore {
 
   public func revision(install: String?, feed: PullFeed) async throws -> Int64 {
     let install = feed == .hot ? install : nil
-    return try await client.withConnection { db in
+    let revision = try await client.withConnection { db in
       try await db.rows(
         """
         SELECT GREATEST(shared_revision, COALESCE((SELECT revision FROM installs
@@ -203,6 +212,26 @@ public final class PostgresCardStore: CardStore {
         """
       ).first?.decode(Int64.self) ?? 0
     }
+    knownRevisions.remember(revision, install: install, feed: feed)
+    return revision
+  }
+
+  // MARK: - At once
+
+  public func epochAtOnce() -> String? { knownEpoch.withLock { $0 } }
+
+  /// The revision read last, when it was read less than a second ago: a change by any
+  /// process reaches a pull answered at once within that second (this process forgets what it
+  /// read when it changes the store).
+  public func revisionAtOnce(install: String?, feed: PullFeed) -> Int64? {
+    knownRevisions.revision(install: feed == .hot ? install : nil, feed: feed)
+  }
+
+  public func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String? {
+    guard let known = knownTokens.withLock({ $0[Token.hex(hash)] }), known.expiresAt > time,
+      (0..<1000).contains(time - known.checkedAt)
+    else { return nil }
+    return known.install
   }
 
   /// The store's epoch, made with the store and never changed: read once.
@@ -222,7 +251,8 @@ public final class PostgresCardStore: CardStore {
     for install: String? = nil,
     _ body: (PostgresConnection, Int64) async throws -> (T, changed: Bool)
   ) async throws -> T {
-    try await client.withTransaction(logger: Self.logger) { db in
+    defer { knownRevisions.forget() }
+    return try await client.withTransaction(logger: Self.logger) { db in
       let next =
         (try await db.rows("SELECT revision FROM state FOR UPDATE").first?.decode(Int64.self)
           ?? 0) + 1
@@ -756,5 +786,39 @@ struct PostgresAddress: Equatable {
       }
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// Revisions read from the store, by install (nil: what every client receives) and feed, each
+/// taken for a second after it was read.
+final class KnownRevisions: Sendable {
+  private struct Key: Hashable {
+    var install: String?
+    var feed: PullFeed
+  }
+  private let known = Mutex<[Key: (revision: Int64, readAt: ContinuousClock.Instant)]>([:])
+  private let lifetime = Duration.seconds(1)
+
+  func remember(_ revision: Int64, install: String?, feed: PullFeed) {
+    let now = ContinuousClock.now
+    known.withLock { known in
+      if known.count >= 100_000 { known.removeAll(keepingCapacity: true) }
+      let key = Key(install: install, feed: feed)
+      // A read that began before a newer one ended must not put an older revision back.
+      if let kept = known[key], kept.revision > revision, now - kept.readAt < lifetime { return }
+      known[key] = (revision, now)
+    }
+  }
+
+  func revision(install: String?, feed: PullFeed) -> Int64? {
+    guard let kept = known.withLock({ $0[Key(install: install, feed: feed)] }),
+      ContinuousClock.now - kept.readAt < lifetime
+    else { return nil }
+    return kept.revision
+  }
+
+  /// Forgets every revision: this process changed the store.
+  func forget() {
+    known.withLock { $0.removeAll(keepingCapacity: true) }
   }
 }

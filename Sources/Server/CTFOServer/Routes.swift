@@ -67,6 +67,41 @@ public enum Routes {
     faults: Faults? = nil, pullCache: PullCache? = nil,
     onRequest: (@Sendable (String) -> Void)? = nil
   ) -> Router<CTFOContext> {
+    router(
+      store: store, settings: settings, logRequests: logRequests, faults: faults,
+      pulls: pullCache ?? PullCache(), limits: Limits(settings: settings), onRequest: onRequest)
+  }
+
+  /// The router and the HTTP server of a ctfo-server, the pulls that need no waiting answered
+  /// on the event loop (`PullLane`), unless the fault switch is on: its faults are for every
+  /// request. The arguments are the router's, and the `Server` header of the answers the
+  /// lane sends (the application's `serverName`).
+  public static func service(
+    store: any CardStore, settings: ServerSettings = ServerSettings(), logRequests: Bool = true,
+    faults: Faults? = nil, pullCache: PullCache? = nil, serverName: String? = nil,
+    onRequest: (@Sendable (String) -> Void)? = nil
+  ) -> (router: Router<CTFOContext>, server: HTTPServerBuilder) {
+    let faults = faults ?? (settings.testFaults ? Faults() : nil)
+    let pulls = pullCache ?? PullCache()
+    let limits = Limits(settings: settings)
+    let router = router(
+      store: store, settings: settings, logRequests: logRequests, faults: faults, pulls: pulls,
+      limits: limits, onRequest: onRequest)
+    guard faults == nil else { return (router, server(settings: settings)) }
+    let answerer: PullLane.Answerer = { request, address in
+      let answer = pullAtOnce(
+        request, address: address, store: store, settings: settings, limits: limits,
+        cache: pulls)
+      if answer != nil, let onRequest { onRequest("/v1/pull") }
+      return answer
+    }
+    return (router, server(settings: settings, lane: (answerer, serverName)))
+  }
+
+  private static func router(
+    store: any CardStore, settings: ServerSettings, logRequests: Bool, faults: Faults?,
+    pulls: PullCache, limits: Limits, onRequest: (@Sendable (String) -> Void)?
+  ) -> Router<CTFOContext> {
     let router = Router(context: CTFOContext.self)
     router.add(middleware: RequestMetrics(metrics: settings.metrics))
     if let onRequest { router.add(middleware: RequestObserver(onRequest: onRequest)) }
@@ -83,7 +118,6 @@ public enum Routes {
         budget: UploadBudget(capacity: settings.uploadMemory),
         gate: WorkGate(width: settings.concurrentUploads), largest: EventRoutes.importBodyLimit,
         deadline: settings.bodyDeadline))
-    let limits = Limits(settings: settings)
     let housekeeping = Housekeeping(store: store, settings: settings)
     let authorize: @Sendable (Request, CTFOContext) async throws -> String = { request, context in
       try await Self.authorize(request, context, store: store, settings: settings, limits: limits)
@@ -94,7 +128,6 @@ public enum Routes {
       await housekeeping.runIfDue()
       return answer
     }
-    let pulls = pullCache ?? PullCache()
     let pullRoute: @Sendable (Request, CTFOContext) async throws -> Response = {
       request, context in
       let install = try await authorize(request, context)
@@ -129,10 +162,24 @@ public enum Routes {
   /// The HTTP/1.1 server with the settings' idle timeout, which also ends a head that never
   /// completes, reading each connection in small pieces (`SmallReads`), counting connections.
   public static func server(settings: ServerSettings) -> HTTPServerBuilder {
+    server(settings: settings, lane: nil)
+  }
+
+  private static func server(
+    settings: ServerSettings, lane: (answerer: PullLane.Answerer, serverName: String?)?
+  ) -> HTTPServerBuilder {
     let open = settings.metrics.connectionsOpen
+    let metrics = settings.metrics
     return .http1(
       configuration: .init(
-        additionalChannelHandlers: [SmallReads(), ConnectionCount(gauge: open)],
+        additionalChannelHandlers: [SmallReads(), ConnectionCount(gauge: open)]
+          + (lane.map { lane in
+            [
+              PullLane.Installer {
+                PullLane(answerer: lane.answerer, serverName: lane.serverName, metrics: metrics)
+              }
+            ]
+          } ?? []),
         idleTimeout: TimeAmount(settings.idleTimeout)))
   }
 
@@ -204,36 +251,19 @@ public enum Routes {
     _ request: Request, store: any CardStore, settings: ServerSettings, install: String,
     cache: PullCache
   ) async throws -> Response {
-    let feedName = request.uri.queryParameters.get("feed") ?? "hot"
-    guard let feed = PullFeed(rawValue: feedName) else {
-      throw APIFailure(.badRequest, code: "bad_feed", message: "feed must be hot or recent")
-    }
+    let ask = try PullAsk(
+      feed: request.uri.queryParameters.get("feed"), ifNoneMatch: request.headers[.ifNoneMatch],
+      acceptEncoding: request.headers[values: .acceptEncoding])
     let epoch = try await store.epoch()
-    let revision = try await store.revision(install: install, feed: feed)
-    let current = CacheKey(epoch: epoch, feed: feed, revision: revision)
-    let held = request.headers[.ifNoneMatch].flatMap(CacheKey.init(header:))
-    let gzip = acceptsGzip(request.headers[values: .acceptEncoding])
-    var headers = HTTPFields()
-    // A gzip body is another representation: its strong ETag says so (`CacheKey` reads both).
-    headers[.eTag] = "\"\(current.text)\(gzip ? CacheKey.gzipSuffix : "")\""
-    headers[.cacheControl] = "no-cache"
-    headers[.vary] = "Accept-Encoding"
-    if held == current { return Response(status: .notModified, headers: headers) }
-    let since =
-      held.flatMap {
-        $0.epoch == epoch && $0.feed == feed && $0.revision <= revision ? $0.revision : nil
-      }
+    let current = CacheKey(
+      epoch: epoch, feed: ask.feed,
+      revision: try await store.revision(install: install, feed: ask.feed))
+    var headers = ask.headers(current)
+    if ask.holds(current) { return Response(status: .notModified, headers: headers) }
     var body: ByteBuffer
-    if since == nil {
-      let shared = try await cache.shared(
-        store: store, feed: feed, bodyLimit: settings.pullBodyLimit,
-        fromMemory: { settings.metrics.pullsFromMemory.increment() })
-      body = try PullBody.full(
-        shared: shared, cacheKey: current.text, serverTime: settings.clock(),
-        own: try await store.ownChanges(install: install, feed: feed), gzip: gzip)
-    } else {
+    if let since = ask.since(current) {
       let changes = try await store.changes(
-        since: since, feed: feed, bodyLimit: settings.pullBodyLimit, install: install)
+        since: since, feed: ask.feed, bodyLimit: settings.pullBodyLimit, install: install)
       let json = try PullBody.json(
         Wire.Pull(
           cacheKey: current.text, full: changes.full, serverTime: settings.clock(),
@@ -242,11 +272,68 @@ public enum Routes {
           user: Wire.User(
             status: changes.userStatus ?? Changes.defaultStatus,
             notifications: changes.notifications)))
-      body = gzip ? try PullBody.gzip(json) : ByteBuffer(bytes: json)
+      body = ask.gzip ? try PullBody.gzip(json) : ByteBuffer(bytes: json)
+    } else {
+      let shared = try await cache.shared(
+        store: store, feed: ask.feed, bodyLimit: settings.pullBodyLimit,
+        fromMemory: { settings.metrics.pullsFromMemory.increment() })
+      body = try PullBody.full(
+        shared: shared, cacheKey: current.text, serverTime: settings.clock(),
+        own: try await store.ownChanges(install: install, feed: ask.feed), gzip: ask.gzip)
     }
-    headers[.contentType] = "application/json"
-    if gzip { headers[.contentEncoding] = "gzip" }
+    ask.describe(body: &headers)
     return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+  }
+
+  /// A pull answered from what is at hand, without waiting: a `304`, or a full pull whose
+  /// shared part is kept; nil when the store or the cache would have to be waited for, or the
+  /// request is not one these answer (a bad token, a delta, a bad feed), and the route answers
+  /// it. Charges the rates as the route does; past one, its `429`.
+  static func pullAtOnce(
+    _ request: HTTPRequest, address: String, store: any CardStore, settings: ServerSettings,
+    limits: Limits, cache: PullCache
+  ) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?)? {
+    guard let header = request.headerFields[.authorization], header.hasPrefix("Bearer "),
+      case let token = header.dropFirst(7), (1...256).contains(token.utf8.count),
+      let feed = PullAsk.feedAtOnce(path: request.path ?? ""),
+      let ask = try? PullAsk(
+        feed: feed,
+        ifNoneMatch: request.headerFields[.ifNoneMatch],
+        acceptEncoding: request.headerFields[values: .acceptEncoding]),
+      let install = store.installAtOnce(
+        forToken: Token.hash(String(token)), at: settings.clock()),
+      let epoch = store.epochAtOnce(),
+      let revision = store.revisionAtOnce(install: install, feed: ask.feed)
+    else { return nil }
+    let current = CacheKey(epoch: epoch, feed: ask.feed, revision: revision)
+    var headers = ask.headers(current)
+    var body: ByteBuffer?
+    if !ask.holds(current) {
+      // What the route would build: nothing is charged for a pull handed on to it.
+      guard ask.since(current) == nil,
+        let shared = store.revisionAtOnce(install: nil, feed: ask.feed).flatMap({
+          cache.kept(
+            epoch: epoch, feed: ask.feed, revision: $0, bodyLimit: settings.pullBodyLimit)
+        }),
+        let own = store.ownChangesAtOnce(install: install, feed: ask.feed),
+        let full = try? PullBody.full(
+          shared: shared, cacheKey: current.text, serverTime: settings.clock(), own: own,
+          gzip: ask.gzip)
+      else { return nil }
+      body = full
+    }
+    do {
+      try limits.charge(address: address)
+      try limits.charge(install: install)
+    } catch let failure as APIFailure {
+      return failure.answer()
+    } catch {
+      return nil
+    }
+    guard let body else { return (.notModified, headers, nil) }
+    settings.metrics.pullsFromMemory.increment()
+    ask.describe(body: &headers)
+    return (.ok, headers, body)
   }
 
   /// Whether an `Accept-Encoding` list takes gzip: named (or `*`) with a weight above zero.
@@ -286,6 +373,73 @@ public enum Routes {
   }
 }
 
+/// What a pull asks for: the feed, the cache key the client holds, and whether it takes gzip.
+struct PullAsk {
+  var feed: PullFeed
+  /// The `If-None-Match` header as it came.
+  var ifNoneMatch: String?
+  var gzip: Bool
+
+  init(feed name: String?, ifNoneMatch: String?, acceptEncoding: [String]) throws {
+    guard let feed = PullFeed(rawValue: name ?? "hot") else {
+      throw APIFailure(.badRequest, code: "bad_feed", message: "feed must be hot or recent")
+    }
+    self.feed = feed
+    self.ifNoneMatch = ifNoneMatch
+    gzip = acceptEncoding.isEmpty ? false : Routes.acceptsGzip(acceptEncoding)
+  }
+
+  /// The revision a delta starts from: the held key's, when it names this store and feed and
+  /// is not ahead; nil for a full pull.
+  func since(_ current: CacheKey) -> Int64? {
+    ifNoneMatch.flatMap(CacheKey.init(header:)).flatMap {
+      $0.epoch == current.epoch && $0.feed == feed && $0.revision <= current.revision
+        ? $0.revision : nil
+    }
+  }
+
+  /// Whether the client holds `current`: its ETag as this server sends it (a string compared,
+  /// nothing parsed), or another spelling of the same key.
+  func holds(_ current: CacheKey) -> Bool {
+    guard let ifNoneMatch else { return false }
+    let text = current.text
+    return ifNoneMatch == "\"\(text)\"" || ifNoneMatch == "\"\(text)\(CacheKey.gzipSuffix)\""
+      || CacheKey(header: ifNoneMatch) == current
+  }
+
+  /// The feed a request's path (with its query) names, "hot" when none; nil when its query
+  /// says it in a way only the router reads (escaped, or twice).
+  static func feedAtOnce(path: String) -> String?? {
+    guard let mark = path.utf8.firstIndex(of: UInt8(ascii: "?")) else { return .some(nil) }
+    var found: String?? = .some(nil)
+    for pair in path.utf8[path.utf8.index(after: mark)...].split(separator: UInt8(ascii: "&")) {
+      guard !pair.contains(UInt8(ascii: "%")), !pair.contains(UInt8(ascii: "+")) else {
+        return nil
+      }
+      guard pair.starts(with: "feed=".utf8) else { continue }
+      if case .some(.some) = found { return nil }
+      found = .some(String(Substring(pair.dropFirst(5))))
+    }
+    return found
+  }
+
+  /// The headers of every answer to the pull, a `304` too.
+  func headers(_ current: CacheKey) -> HTTPFields {
+    var headers = HTTPFields()
+    // A gzip body is another representation: its strong ETag says so (`CacheKey` reads both).
+    headers[.eTag] = "\"\(current.text)\(gzip ? CacheKey.gzipSuffix : "")\""
+    headers[.cacheControl] = "no-cache"
+    headers[.vary] = "Accept-Encoding"
+    return headers
+  }
+
+  /// Adds what a body's headers say.
+  func describe(body headers: inout HTTPFields) {
+    headers[.contentType] = "application/json"
+    if gzip { headers[.contentEncoding] = "gzip" }
+  }
+}
+
 /// A cache key: the store's epoch, the feed and the revision it names.
 struct CacheKey: Equatable {
   var epoch: String
@@ -300,10 +454,17 @@ struct CacheKey: Equatable {
   /// Parses `"KEY"` or `W/"KEY"`, either with `gzipSuffix`; nil for anything else (a full pull
   /// then, never an error).
   init?(header: String) {
-    var value = Substring(header.trimmingCharacters(in: .whitespaces))
-    if value.hasPrefix("W/") { value = value.dropFirst(2) }
-    guard value.count >= 2, value.first == "\"", value.last == "\"" else { return nil }
-    var key = value.dropFirst().dropLast()
+    var value = header.utf8[...]
+    while value.first == UInt8(ascii: " ") || value.first == UInt8(ascii: "\t") {
+      value = value.dropFirst()
+    }
+    while value.last == UInt8(ascii: " ") || value.last == UInt8(ascii: "\t") {
+      value = value.dropLast()
+    }
+    if value.starts(with: "W/".utf8) { value = value.dropFirst(2) }
+    guard value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"")
+    else { return nil }
+    var key = Substring(value.dropFirst().dropLast())
     if key.hasSuffix(Self.gzipSuffix) { key = key.dropLast(Self.gzipSuffix.count) }
     let parts = key.split(separator: ".")
     guard parts.count == 3, let feed = PullFeed(rawValue: String(parts[1])),
@@ -362,7 +523,12 @@ struct Limits: Sendable {
 
   /// `429` when the request's address has used its minute.
   func charge(address context: CTFOContext) throws {
-    try charge(addresses, context.channel.remoteAddress?.ipAddress ?? "")
+    try charge(address: context.channel.remoteAddress?.ipAddress ?? "")
+  }
+
+  /// `429` when `address` has used its minute.
+  func charge(address: String) throws {
+    try charge(addresses, address)
   }
 
   /// `429` when `install` has used its minute.
@@ -423,6 +589,19 @@ struct APIFailure: Error {
   }
 }
 
+extension APIFailure {
+  /// The answer that says it: `{"error": {"code", "message"}}`, with `Retry-After` when given.
+  func answer() -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer) {
+    let json =
+      (try? JSONEncoder().encode(Wire.ErrorAnswer(error: .init(code: code, message: message))))
+      ?? Data()
+    var headers = HTTPFields()
+    headers[.contentType] = "application/json"
+    if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+    return (status, headers, ByteBuffer(bytes: json))
+  }
+}
+
 /// Turns every error into the API's JSON error shape: ours, Hummingbird's (404, 413) and any
 /// other (503, the store failed; a retry may work).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -471,11 +650,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
   }
 
   private func answer(_ failure: APIFailure) -> Response {
-    let body = Wire.ErrorAnswer(error: .init(code: failure.code, message: failure.message))
-    var response =
-      (try? Routes.json(body, status: failure.status)) ?? Response(status: failure.status)
-    if let after = failure.retryAfter { response.headers[.retryAfter] = String(after) }
-    return response
+    let (status, headers, body) = failure.answer()
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
   }
 }
 

@@ -33,6 +33,20 @@ public final class SQLiteCardStore: CardStore {
 
   deinit { lane.close() }
 
+  // MARK: - At once
+
+  // SQLite answers on the caller's thread: every answer is at once.
+  public func epochAtOnce() -> String? { try? epoch() }
+  public func revisionAtOnce(install: String?, feed: PullFeed) -> Int64? {
+    try? revision(install: install, feed: feed)
+  }
+  public func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String? {
+    try? install(forToken: hash, at: time)
+  }
+  public func ownChangesAtOnce(install: String, feed: PullFeed) -> Changes? {
+    try? ownChanges(install: install, feed: feed)
+  }
+
   // MARK: - Schema
 
   /// The migrations; `PRAGMA user_version` counts those applied. A shipped one is never edited.

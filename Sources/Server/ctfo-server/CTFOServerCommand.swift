@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -35,6 +36,9 @@ struct CTFOServerCommand: AsyncParsableCommand {
 
   /// Runs the command; a `Refusal` is one line on stderr and its exit status.
   static func main() async {
+    // Swift's tasks run on NIO's event loops: a request's handler then runs on the thread that
+    // read it, not on another pool's thread woken for it (DECISIONS.md, "One pool of threads").
+    _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     do {
       var command = try parseAsRoot()
       if var command = command as? AsyncParsableCommand {
@@ -226,9 +230,9 @@ struct Serve: AsyncParsableCommand {
     settings.gaAPISecret = gaApiSecret
     settings.pullBodyLimit = pullBodyLimit
     settings.testFaults = testFaults
+    let service = Routes.service(store: store, settings: settings, serverName: "ctfo-server")
     let app = Application(
-      router: Routes.router(store: store, settings: settings),
-      server: Routes.server(settings: settings),
+      router: service.router, server: service.server,
       configuration: .init(address: .hostname(host, port: port), serverName: "ctfo-server"),
       onServerRunning: { channel in
         let address = channel.localAddress

@@ -1,0 +1,146 @@
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Answers the pulls that need no waiting (`Routes.pullAtOnce`: a `304`, a full pull from
+/// memory) on the event loop that read them, in the connection's pipeline, before Hummingbird's
+/// router; every other request goes on to the router as before.
+///
+/// A conditional pull is most of a server's requests and the cheapest to answer: its cost is
+/// the trip through the router's tasks, not the answer (DECISIONS.md, "Pulls answered on the
+/// event loop"). It sits after `HTTPConnectionStateHandler`, which so sees its requests and
+/// answers as the router's (idle timeouts, a graceful shutdown's last answer), and answers only
+/// while no request of its connection is with the router, so that answers keep their order.
+final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPRequestPart
+  typealias InboundOut = HTTPRequestPart
+  typealias OutboundIn = HTTPResponsePart
+  typealias OutboundOut = HTTPResponsePart
+
+  /// The answer to a request, or nil to hand it on; given the request and its address.
+  typealias Answerer = @Sendable (HTTPRequest, String) -> Answer?
+  typealias Answer = (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?)
+
+  private let answerer: Answerer
+  private let serverName: String?
+  private let metrics: ServerMetrics
+  /// Requests handed on whose answers are not yet written whole.
+  private var handedOn = 0
+  /// The answer to the request being read, sent when its end comes.
+  private var answering: (answer: Answer, start: ContinuousClock.Instant, head: Bool)?
+
+  init(answerer: @escaping Answerer, serverName: String?, metrics: ServerMetrics) {
+    self.answerer = answerer
+    self.serverName = serverName
+    self.metrics = metrics
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let request):
+      let start = ContinuousClock.now
+      if handedOn == 0, answering == nil, request.method == .get || request.method == .head,
+        Self.isPull(request.path),
+        let answer = answerer(request, context.channel.remoteAddress?.ipAddress ?? "")
+      {
+        answering = (answer, start, request.method == .head)
+        return
+      }
+      handedOn += 1
+      context.fireChannelRead(data)
+    case .body:
+      // A body sent with a pull means nothing: dropped, as the router drops it.
+      if answering == nil { context.fireChannelRead(data) }
+    case .end:
+      guard let (answer, start, head) = answering else {
+        context.fireChannelRead(data)
+        return
+      }
+      answering = nil
+      send(answer, head: head, context: context)
+      metrics.request(route: .pull, status: answer.status.code, took: .now - start)
+    }
+  }
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    if case .end = unwrapOutboundIn(data) { handedOn = max(0, handedOn - 1) }
+    context.write(data, promise: promise)
+  }
+
+  private func send(_ answer: Answer, head: Bool, context: ChannelHandlerContext) {
+    var headers = answer.headers
+    if let body = answer.body { headers[.contentLength] = String(body.readableBytes) }
+    headers[.date] = HTTPDate.now()
+    if let serverName { headers[.server] = serverName }
+    context.write(
+      wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))),
+      promise: nil)
+    if let body = answer.body, !head, body.readableBytes > 0 {
+      context.write(wrapOutboundOut(.body(body)), promise: nil)
+    }
+    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+  }
+
+  /// Whether a request's path (with its query) is `/v1/pull`.
+  static func isPull(_ path: String?) -> Bool {
+    guard let path, path.hasPrefix("/v1/pull") else { return false }
+    let rest = path.utf8.dropFirst(8)
+    return rest.isEmpty || rest.first == UInt8(ascii: "?")
+  }
+
+  /// Puts a `PullLane` after the connection's `HTTPConnectionStateHandler` once the pipeline
+  /// is whole (Hummingbird adds its own handlers after the ones it is given), then leaves.
+  final class Installer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private let make: () -> PullLane
+
+    init(make: @escaping () -> PullLane) {
+      self.make = make
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+      install(context)
+      context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+      install(context)
+      context.fireChannelRead(data)
+    }
+
+    private func install(_ context: ChannelHandlerContext) {
+      let pipeline = context.pipeline.syncOperations
+      guard let state = try? pipeline.handler(type: HTTPConnectionStateHandler.self) else {
+        return
+      }
+      try? pipeline.addHandler(make(), position: .after(state))
+      pipeline.removeHandler(context: context, promise: nil)
+    }
+  }
+}
+
+/// The `Date` header's value (RFC 9110's IMF-fixdate), made once a second.
+enum HTTPDate {
+  private static let made = Mutex<(second: Int, text: String)>((-1, ""))
+
+  static func now() -> String {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    let second = time.tv_sec
+    if let text = made.withLock({ $0.second == second ? $0.text : nil }) { return text }
+    var parts = tm()
+    var seconds = second
+    gmtime_r(&seconds, &parts)
+    var buffer = [CChar](repeating: 0, count: 64)
+    let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+    let text = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    made.withLock { $0 = (second, text) }
+    return text
+  }
+}
