@@ -54,6 +54,7 @@ test: build
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
 	  $(SWIFT) test $(COLOUR) --skip-build --filter EndToEndTests
 	./scripts/schemathesis.sh $(SERVER)
+	SCHEMATHESIS_STORE=postgres ./scripts/schemathesis.sh $(SERVER)
 	./scripts/load-kill-test.sh $(SERVER)
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 

@@ -2,7 +2,8 @@
 # Runs schemathesis (PyPI) against a real ctfo-server on a free loopback port, with a token
 # from /v1/auth, checking every answer against openapi.yaml. Usage:
 #   scripts/schemathesis.sh [SERVER_BINARY]      (default .build/server/release/ctfo-server)
-# With CTFO_SERVER_STORE=postgres://... set, the server runs on that PostgreSQL database.
+# With CTFO_SERVER_STORE=postgres://... set, the server runs on that PostgreSQL database; with
+# SCHEMATHESIS_STORE=postgres, on a PostgreSQL 15 of its own (scripts/postgres-temp.sh).
 # Installs schemathesis with pip when it is missing. Exits with schemathesis's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,15 @@ if ! command -v st >/dev/null || [ "$(st --version 2>/dev/null | awk '{print $3}
     || python3 -m pip install -q --break-system-packages "schemathesis==$version"
 fi
 work=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+pid=
+. scripts/postgres-temp.sh
+trap '[ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }; pg_temp_stop; rm -rf "$work"' EXIT
+if [ "${SCHEMATHESIS_STORE:-}" = postgres ]; then
+  pg_temp_start
+  CTFO_SERVER_STORE=$(pg_temp_createdb schemathesis)
+  export CTFO_SERVER_STORE
+  echo "store: PostgreSQL 15 in $PG_TEMP"
+fi
 # A generous rate limit: schemathesis sends hundreds of requests with one token.
 store=(--data "$work/data")
 [ -z "${CTFO_SERVER_STORE:-}" ] || store=()
