@@ -30,6 +30,11 @@ let package = Package(
     .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     // The PostgreSQL store, for several server processes on one database.
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    // Already postgres-nio's and Hummingbird's: named for what CTFOServer imports of them
+    // (a TLS context for PostgreSQL, the HTTP parts the pull lane reads and writes).
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -149,6 +154,9 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ], path: "Sources/Server/CTFOServer"),
     .executableTarget(
       name: "ctfo-server",

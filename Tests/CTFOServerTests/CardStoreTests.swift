@@ -208,6 +208,27 @@ import Testing
     }
   }
 
+  @Test func aPostgreSQLThatCannotBeUsedIsSaidAtOnceAndWhy() async throws {
+    let server = try StoreKind.postgres()
+    let cases = [
+      // Nothing listens on port 1 of the loopback.
+      ("postgres://ctfo@127.0.0.1:1/db", "Connection refused"),
+      (server.url("nosuch"), #"database "nosuch" does not exist"#),
+      (server.url("x").replacingOccurrences(of: "ctfo@", with: "nobody@"), #"role "nobody""#),
+    ]
+    for (url, reason) in cases {
+      do {
+        _ = try await PostgresCardStore.open(url: url)
+        Issue.record("\(url) opened")
+      } catch let error as CardStoreError {
+        #expect(error.exitCode == 69)
+        #expect(error.description.hasPrefix("cannot use postgres://"), "\(error)")
+        #expect(error.description.contains(reason), "\(error)")
+        #expect(!error.description.contains("PSQLError"), "\(error)")
+      }
+    }
+  }
+
   @Test(arguments: StoreKind.allCases)
   func aStoreANewerServerMigratedIsRefused(_ kind: StoreKind) async throws {
     let error = try await kind.reopeningANewerStore()

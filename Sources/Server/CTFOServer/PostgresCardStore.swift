@@ -1,6 +1,7 @@
 import CTFOWire
 import CardText
 import Logging
+import NIOSSL
 import PostgresNIO
 import Synchronization
 
@@ -28,6 +29,7 @@ public final class PostgresCardStore: CardStore {
   /// host a socket's folder when it starts with `/` or `%2F`) and applies the migrations it
   /// lacks; a database migrated by a newer build is refused.
   public static func open(url: String) async throws -> PostgresCardStore {
+    try await reach(PostgresAddress(url))
     let store = try PostgresCardStore(url: url)
     do {
       try await store.migrate()
@@ -36,6 +38,39 @@ public final class PostgresCardStore: CardStore {
       throw error
     }
     return store
+  }
+
+  /// Connects once, alone, so that a server down, a wrong database or user is one clear error
+  /// at once (the pool would try again and again, and a command would wait in silence).
+  private static func reach(_ address: PostgresAddress) async throws {
+    var configuration: PostgresConnection.Configuration
+    if let socket = address.socket {
+      configuration = .init(
+        unixSocketPath: socket, username: address.user, password: address.password,
+        database: address.database)
+    } else {
+      configuration = .init(
+        host: address.host, port: address.port, username: address.user,
+        password: address.password, database: address.database,
+        tls: address.tls
+          ? .prefer(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable)
+    }
+    configuration.options.connectTimeout = .seconds(10)
+    do {
+      let connection = try await PostgresConnection.connect(
+        configuration: configuration, id: 0, logger: logger)
+      try await connection.close()
+    } catch {
+      throw CardStoreError.unreachable(store: address.shown, reason: Self.reason(error))
+    }
+  }
+
+  /// What went wrong, in the server's words or the socket's.
+  static func reason(_ error: any Error) -> String {
+    guard let error = error as? PSQLError else { return "\(error)" }
+    if let message = error.serverInfo?[.message] { return message }
+    if let underlying = error.underlying { return "\(underlying)" }
+    return "\(error.code)"
   }
 
   private init(url: String) throws {

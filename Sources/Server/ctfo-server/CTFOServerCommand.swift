@@ -50,9 +50,8 @@ struct CTFOServerCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("ctfo-server: \(refusal.message)\n".utf8))
       Foundation.exit(refusal.exitCode)
     } catch let error as CardStoreError {
-      // A store a newer ctfo-server migrated (sysexits' EX_CONFIG).
       FileHandle.standardError.write(Data("ctfo-server: \(error)\n".utf8))
-      Foundation.exit(78)
+      Foundation.exit(error.exitCode)
     } catch {
       exit(withError: error)
     }
