@@ -1,7 +1,9 @@
-import CTFOServer
 import CTFOWire
+import Synchronization
 import TestFixtures
 import Testing
+
+@testable import CTFOServer
 
 /// The server's stores on their own, without the client or HTTP, each test run on SQLite and
 /// on PostgreSQL: decks loaded by revision, pulls of what changed, events stored once per sink
@@ -205,6 +207,30 @@ import Testing
       #expect(try await two.revision(install: "i", feed: .hot) > before)
       let pulled = try await two.changes(since: before, feed: .hot, bodyLimit: 4096, install: "i")
       #expect(pulled.scores.map(\.cardId) == ["a"])
+    }
+  }
+
+  @Test func anInstallsRateIsCountedAcrossTheProcessesOfOneStore() async throws {
+    try await StoreKind.postgres.withStores(2) { stores in
+      let time = Mutex<Int64>(1_800_000_000_000 + 5_000)
+      let clock: @Sendable () -> Int64 = { time.withLock { $0 } }
+      let (one, two) = (
+        SharedRates(perMinute: 10, clock: clock, store: stores[0]),
+        SharedRates(perMinute: 10, clock: clock, store: stores[1])
+      )
+      for _ in 0..<6 { #expect(one.admit("i") == nil) }
+      await one.settle()
+      for _ in 0..<4 { #expect(two.admit("i") == nil) }
+      await two.settle()
+      #expect(two.admit("i") == 55, "ten in the minute between the two: the rest of it to wait")
+      #expect(one.admit("i") == nil, "the first has not heard of the second's four: the bound")
+      time.withLock { $0 += 1_000 }
+      #expect(one.admit("i") == nil, "a second later: the twelfth, sending what it counted")
+      await one.settle()
+      #expect(one.admit("i") != nil, "and now it knows")
+      #expect(two.admit("other") == nil, "another install has its own count")
+      time.withLock { $0 += 60_000 }
+      #expect(two.admit("i") == nil, "the next minute starts again")
     }
   }
 

@@ -55,6 +55,13 @@ public protocol CardStore: Sendable {
   func revisionAtOnce(install: String?, feed: PullFeed) -> Int64?
   func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String?
   func ownChangesAtOnce(install: String, feed: PullFeed) -> Changes?
+
+  /// Whether several server processes count requests together in this store
+  /// (`addRequestCounts`), for a rate limit per install across them all.
+  var sharesRequestCounts: Bool { get }
+  /// Adds this process's requests of each install in the minute from `window` (milliseconds
+  /// since the epoch, a whole minute) to the store's counts; returns the totals of every process.
+  func addRequestCounts(_ counts: [String: Int], window: Int64) async throws -> [String: Int]
   /// How many events of each name `sink` holds, one `NAME COUNT` a line, by name (what
   /// `ctfo-server events` prints), each name made safe for a terminal and one line.
   func eventReport(sink: String) async throws -> String
@@ -93,6 +100,10 @@ extension CardStore {
   public func revisionAtOnce(install: String?, feed: PullFeed) -> Int64? { nil }
   public func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String? { nil }
   public func ownChangesAtOnce(install: String, feed: PullFeed) -> Changes? { nil }
+  public var sharesRequestCounts: Bool { false }
+  public func addRequestCounts(_ counts: [String: Int], window: Int64) async throws
+    -> [String: Int]
+  { counts }
 
   /// From two whole pulls, one with the install's part and one without: a store may answer
   /// it with a query of its own.

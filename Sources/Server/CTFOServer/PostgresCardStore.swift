@@ -180,7 +180,15 @@ public final class PostgresCardStore: CardStore {
         revision BIGINT NOT NULL, PRIMARY KEY (install_id, card_id))
       """,
       "CREATE INDEX user_scores_by_revision ON user_scores (install_id, revision)",
-    ]
+    ],
+    // Requests per install and minute, summed over the server processes (`SharedRates`).
+    [
+      """
+      CREATE TABLE request_counts (
+        install_id TEXT NOT NULL, window_start BIGINT NOT NULL, count BIGINT NOT NULL,
+        PRIMARY KEY (install_id, window_start))
+      """
+    ],
   ]
 
   /// The schema version this build migrates to.
@@ -576,6 +584,7 @@ public final class PostgresCardStore: CardStore {
       report.tokens = try await db.rows(
         "DELETE FROM tokens WHERE expires_at <= \(time) RETURNING 1"
       ).count
+      try await db.run("DELETE FROM request_counts WHERE window_start < \(time - 120_000)")
       if let eventsBefore {
         report.events = try await db.rows(
           "DELETE FROM events WHERE received_at < \(eventsBefore) RETURNING 1"
@@ -600,6 +609,35 @@ public final class PostgresCardStore: CardStore {
       }
       report.installs = forgotten.count
       return report
+    }
+  }
+
+  // MARK: - Rates
+
+  public var sharesRequestCounts: Bool { true }
+
+  public func addRequestCounts(_ counts: [String: Int], window: Int64) async throws
+    -> [String: Int]
+  {
+    guard !counts.isEmpty else { return [:] }
+    let installs = Array(counts.keys)
+    let added = installs.map { Int64(counts[$0] ?? 0) }
+    return try await client.withConnection { db in
+      var totals: [String: Int] = [:]
+      for row in try await db.rows(
+        """
+        INSERT INTO request_counts (install_id, window_start, count)
+        SELECT install, \(window), added FROM UNNEST(\(installs)::text[], \(added)::bigint[])
+          AS t(install, added)
+        ON CONFLICT (install_id, window_start)
+          DO UPDATE SET count = request_counts.count + excluded.count
+        RETURNING install_id, count
+        """)
+      {
+        let (install, count) = try row.decode((String, Int64).self)
+        totals[install] = Int(count)
+      }
+      return totals
     }
   }
 

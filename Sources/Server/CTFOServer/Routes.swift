@@ -69,7 +69,8 @@ public enum Routes {
   ) -> Router<CTFOContext> {
     router(
       store: store, settings: settings, logRequests: logRequests, faults: faults,
-      pulls: pullCache ?? PullCache(), limits: Limits(settings: settings), onRequest: onRequest)
+      pulls: pullCache ?? PullCache(), limits: Limits(settings: settings, store: store),
+      onRequest: onRequest)
   }
 
   /// The router and the HTTP server of a ctfo-server, the pulls that need no waiting answered
@@ -83,7 +84,7 @@ public enum Routes {
   ) -> (router: Router<CTFOContext>, server: HTTPServerBuilder) {
     let faults = faults ?? (settings.testFaults ? Faults() : nil)
     let pulls = pullCache ?? PullCache()
-    let limits = Limits(settings: settings)
+    let limits = Limits(settings: settings, store: store)
     let router = router(
       store: store, settings: settings, logRequests: logRequests, faults: faults, pulls: pulls,
       limits: limits, onRequest: onRequest)
@@ -507,13 +508,20 @@ final class RateLimiter: Sendable {
 }
 
 /// The rates the server keeps: per install (whichever token it holds), of auths per install,
-/// and per address (whichever installs it makes).
+/// and per address (whichever installs it makes). An install's requests are counted across the
+/// server processes when the store counts them together (`SharedRates`); auths and addresses
+/// by each process.
 struct Limits: Sendable {
   let installs: RateLimiter
+  let sharedInstalls: SharedRates?
   let auths: RateLimiter
   let addresses: RateLimiter
 
-  init(settings: ServerSettings) {
+  init(settings: ServerSettings, store: any CardStore) {
+    sharedInstalls =
+      store.sharesRequestCounts
+      ? SharedRates(perMinute: settings.requestsPerMinute, clock: settings.clock, store: store)
+      : nil
     installs = RateLimiter(perMinute: settings.requestsPerMinute, clock: settings.clock)
     auths = RateLimiter(perMinute: settings.requestsPerMinute, clock: settings.clock)
     addresses = RateLimiter(
@@ -533,7 +541,8 @@ struct Limits: Sendable {
 
   /// `429` when `install` has used its minute.
   func charge(install: String) throws {
-    try charge(installs, install)
+    guard let sharedInstalls else { return try charge(installs, install) }
+    if let wait = sharedInstalls.admit(install) { throw APIFailure.rateLimited(retryAfter: wait) }
   }
 
   /// `429` when `install` has used its minute of auths.
@@ -542,10 +551,7 @@ struct Limits: Sendable {
   }
 
   private func charge(_ limiter: RateLimiter, _ key: String) throws {
-    if let wait = limiter.admit(key) {
-      throw APIFailure(
-        .tooManyRequests, code: "rate_limited", message: "too many requests", retryAfter: wait)
-    }
+    if let wait = limiter.admit(key) { throw APIFailure.rateLimited(retryAfter: wait) }
   }
 }
 
@@ -590,6 +596,11 @@ struct APIFailure: Error {
 }
 
 extension APIFailure {
+  static func rateLimited(retryAfter wait: Int) -> APIFailure {
+    APIFailure(
+      .tooManyRequests, code: "rate_limited", message: "too many requests", retryAfter: wait)
+  }
+
   /// The answer that says it: `{"error": {"code", "message"}}`, with `Retry-After` when given.
   func answer() -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer) {
     let json =
