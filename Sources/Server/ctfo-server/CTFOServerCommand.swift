@@ -6,7 +6,6 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import NIOPosix
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -36,9 +35,6 @@ struct CTFOServerCommand: AsyncParsableCommand {
 
   /// Runs the command; a `Refusal` is one line on stderr and its exit status.
   static func main() async {
-    // Swift's tasks run on NIO's event loops: a request's handler then runs on the thread that
-    // read it, not on another pool's thread woken for it (DECISIONS.md, "One pool of threads").
-    _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     do {
       var command = try parseAsRoot()
       if var command = command as? AsyncParsableCommand {
