@@ -99,11 +99,18 @@ public final class PostgresCardStore: CardStore {
   public func close() async {
     runner.cancel()
     let runner = runner
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await runner.value }
-      group.addTask { try? await Task.sleep(for: .seconds(2)) }
-      await group.next()
-      group.cancelAll()
+    // Unstructured: a task group would wait for the child still awaiting `run()`.
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let waiting = Mutex<CheckedContinuation<Void, Never>?>(continuation)
+      let resume: @Sendable () -> Void = { waiting.withLock { $0.take() }?.resume() }
+      Task {
+        await runner.value
+        resume()
+      }
+      Task {
+        try? await Task.sleep(for: .seconds(2))
+        resume()
+      }
     }
   }
 
