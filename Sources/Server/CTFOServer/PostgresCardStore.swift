@@ -652,35 +652,30 @@ public final class PostgresCardStore: CardStore {
 
   public func record(events: [ReceivedEvent], install: String?, at time: Int64) async throws {
     guard !events.isEmpty else { return }
+    let cards = install == nil ? [] : events.filter { $0.sink == "ctfo" && $0.cardID != nil }
+    let reactions = cards.filter { SQLiteCardStore.weights[$0.name] != nil && $0.cardType != nil }
+    let write = { (db: PostgresConnection) async throws in
+      try await Self.insert(events, install: install, at: time, db)
+      guard let install, !cards.isEmpty else { return }
+      let ids = cards.compactMap(\.cardID)
+      try await db.run(
+        """
+        INSERT INTO seen (install_id, card_id) SELECT \(install), card
+        FROM UNNEST(\(ids)::text[]) AS t(card) ON CONFLICT DO NOTHING
+        """)
+      try await db.run(
+        "DELETE FROM user_scores WHERE install_id = \(install) AND card_id = ANY(\(ids))")
+    }
+    // Only a reaction changes what pulls send (its install's scores): a batch without one
+    // takes no revision, so no lock that the other processes' batches wait for.
+    guard let install, !reactions.isEmpty else {
+      return try await client.withTransaction(logger: Self.logger) { try await write($0) }
+    }
     try await changing(for: install) { db, revision in
-      var distinct: String?
-      if let install {
-        distinct =
-          try await db.rows("SELECT distinct_id FROM installs WHERE install_id = \(install)")
-          .first?.decode(String.self)
-      }
+      try await write(db)
       var touched: Set<String> = []
-      for event in events {
-        try await db.run(
-          """
-          INSERT INTO events (sink, owner, insert_id, name, distinct_id, install_id, time,
-            payload, received_at)
-          VALUES (\(event.sink), \(install ?? event.distinctID), \(event.insertID),
-            \(event.name), \(distinct ?? event.distinctID), \(install), \(event.time),
-            \(event.payload), \(time))
-          ON CONFLICT (sink, owner, insert_id) DO UPDATE SET copies = events.copies + 1
-          """)
-        guard event.sink == "ctfo", let install, let card = event.cardID else { continue }
-        try await db.run(
-          """
-          INSERT INTO seen (install_id, card_id) VALUES (\(install), \(card))
-          ON CONFLICT DO NOTHING
-          """)
-        try await db.run(
-          "DELETE FROM user_scores WHERE install_id = \(install) AND card_id = \(card)")
-        guard SQLiteCardStore.weights[event.name] != nil, let type = event.cardType else {
-          continue
-        }
+      for event in reactions {
+        guard let card = event.cardID, let type = event.cardType else { continue }
         try await db.run(
           """
           INSERT INTO reactions (install_id, card_id, type, reaction, time)
@@ -691,14 +686,52 @@ public final class PostgresCardStore: CardStore {
         touched.insert(type)
       }
       var rescored = 0
-      if let install {
-        for type in touched.sorted() {
-          rescored += try await Self.score(
-            type: type, install: install, at: time, revision: revision, db)
-        }
+      for type in touched.sorted() {
+        rescored += try await Self.score(
+          type: type, install: install, at: time, revision: revision, db)
       }
       return ((), rescored > 0)
     }
+  }
+
+  /// Stores `events` in one statement: one row per sink, sender and `$insert_id`, the first's,
+  /// with how many came (a batch may hold the same event twice; a row may not change twice).
+  private static func insert(
+    _ events: [ReceivedEvent], install: String?, at time: Int64, _ db: PostgresConnection
+  ) async throws {
+    var distinct: String?
+    if let install {
+      distinct =
+        try await db.rows("SELECT distinct_id FROM installs WHERE install_id = \(install)")
+        .first?.decode(String.self)
+    }
+    var firsts: [ReceivedEvent] = []
+    var copies: [Int32] = []
+    var index: [[String]: Int] = [:]
+    for event in events {
+      let key = [event.sink, install ?? event.distinctID, event.insertID]
+      if let at = index[key] {
+        copies[at] += 1
+      } else {
+        index[key] = firsts.count
+        firsts.append(event)
+        copies.append(1)
+      }
+    }
+    try await db.run(
+      """
+      INSERT INTO events (sink, owner, insert_id, name, distinct_id, install_id, time, payload,
+        received_at, copies)
+      SELECT sink, owner, insert_id, name, distinct_id, \(install)::text, time, payload,
+        \(time), copies
+      FROM UNNEST(\(firsts.map(\.sink))::text[],
+        \(firsts.map { install ?? $0.distinctID })::text[], \(firsts.map(\.insertID))::text[],
+        \(firsts.map(\.name))::text[], \(firsts.map { distinct ?? $0.distinctID })::text[],
+        \(firsts.map(\.time))::bigint[], \(firsts.map(\.payload))::text[], \(copies)::int[])
+        WITH ORDINALITY AS e(sink, owner, insert_id, name, distinct_id, time, payload, copies, n)
+      ORDER BY n
+      ON CONFLICT (sink, owner, insert_id) DO UPDATE SET copies = events.copies + excluded.copies
+      """)
   }
 
   /// Scores the unseen cards of `type` for `install` from its reactions to the type, by the
