@@ -13,8 +13,8 @@ import Synchronization
 /// router; every other request goes on to the router as before.
 ///
 /// A conditional pull is most of a server's requests and the cheapest to answer: its cost is
-/// the trip through the router's tasks, not the answer (DECISIONS.md, "Pulls answered on the
-/// event loop"). It sits after `HTTPConnectionStateHandler`, which so sees its requests and
+/// the trip through the router's tasks, not the answer (DECISIONS.md, "Pulls that need no
+/// waiting are answered on the event loop"). It sits after `HTTPConnectionStateHandler`, which so sees its requests and
 /// answers as the router's (idle timeouts, a graceful shutdown's last answer), and answers only
 /// while no request of its connection is with the router, so that answers keep their order.
 final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
