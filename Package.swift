@@ -57,8 +57,10 @@ let package = Package(
     // The CTFO protocol's value types and their JSON (openapi.yaml), the analytics sinks'
     // formats among them: what the client and the server share. Pure: no I/O.
     .target(
-      name: "CTFOWire", dependencies: ["FeedCore", "FlatJSON", "YieldToUser"],
+      name: "CTFOWire", dependencies: ["FeedCore", "FlatJSON", "YieldToUser", "CBuildInfo"],
       path: "Sources/Shared/CTFOWire"),
+    // The commit `--version` prints, from a header `make` writes (scripts/build-info.sh).
+    .target(name: "CBuildInfo", path: "Sources/C/CBuildInfo"),
     // TLS for the HTTP client: OpenSSL (libssl-dev), linked statically into `ctfo`; its macros
     // are wrapped in C (Sources/C/CTLS/tls.c).
     .target(

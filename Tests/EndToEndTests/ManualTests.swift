@@ -14,7 +14,10 @@ import Testing
     }
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
-    let version = try cli.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    // `0.3.0 (abc1234)`: the page names the version, not the commit.
+    let line = try cli.run(["--version"]).stdout
+    let version = line.split(separator: " ").first.map(String.init) ?? ""
+    #expect(line.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+ \([0-9a-f]{7}\)\n/) != nil, "\(line)")
     #expect(page.contains("\"ctfo \(version)\""), "the page's header names version \(version)")
   }
 }

@@ -27,7 +27,7 @@ struct CTFOServerCommand: AsyncParsableCommand {
       the same store while the server runs; `ctfo-server events` counts the analytics events \
       received.
       """,
-    version: "0.2.0",
+    version: Release.line,
     subcommands: [
       Serve.self, Score.self, Notify.self, UserStatus.self, Events.self, Migrate.self,
     ],

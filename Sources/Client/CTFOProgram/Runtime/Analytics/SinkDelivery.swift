@@ -22,7 +22,7 @@ public enum AnalyticsSinks {
 
   /// What every event says of this program (its `Identify`).
   public static let context = Outbox.Context(
-    app: "ctfo/\(ServerPull.version)", locale: ServerPull.locale)
+    app: "ctfo/\(Release.version)", locale: ServerPull.locale)
 }
 
 /// Sends one sink's events from the outbox: batches from the sink's cursor, in

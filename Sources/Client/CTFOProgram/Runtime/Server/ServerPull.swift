@@ -33,7 +33,7 @@ public struct ServerPull: Sendable {
     feed = configuration.feed
     client = APIClient(
       transport: HTTPTransport(endpoint: endpoint, authorities: configuration.serverAuthorities),
-      device: .init(platform: "linux", app: "ctfo/\(Self.version)", locale: Self.locale),
+      device: .init(platform: "linux", app: "ctfo/\(Release.version)", locale: Self.locale),
       now: now)
     store = ServerStore(database: database)
   }
@@ -145,9 +145,6 @@ public struct ServerPull: Sendable {
       return try client.exchange(request, session: &session, deadline: deadline)
     }
   }
-
-  /// The version `--version` prints.
-  public static let version = "0.2.0"
 
   /// The locale of the environment (LC_ALL, LC_MESSAGES, LANG), "C" when none is set.
   public static var locale: String {
