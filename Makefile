@@ -12,13 +12,13 @@ COLOUR = --no-color-diagnostics
 RELEASE_FLAGS = $(RELEASE) --static-swift-stdlib
 # One program, linked fully statically (DECISIONS.md, "One binary, one store").
 BIN = .build/release/ctfo
-# The server links the Swift runtime dynamically (its static Foundation would make it several
-# times larger), so it builds in a folder of its own: sharing `.build` with the static `ctfo`,
-# each build recompiled the other's shared modules.
+# The server links the Swift runtime and Foundation statically too (a release runs where no Swift
+# is installed), glibc, SQLite and zlib dynamically, so it builds in a folder of its own: sharing
+# `.build` with the fully static `ctfo`, each build recompiled the other's shared modules.
 SERVER_SCRATCH = .build/server
 SERVER = $(SERVER_SCRATCH)/release/ctfo-server
 
-.PHONY: all deps build build-ctfo build-server run serve test fuzz fuzz-long sanitize mutants bench \
+.PHONY: all deps build build-info build-ctfo build-server run serve test fuzz fuzz-long sanitize mutants bench \
   install uninstall clean release-flags
 
 all: build
@@ -30,11 +30,15 @@ deps:
 # `ctfo`, fully static, and `ctfo-server`, the reference CTFO server (a product of its own).
 build: build-ctfo build-server
 
-build-ctfo: deps
+build-ctfo: deps build-info
 	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
 
-build-server: deps
-	$(SWIFT) build $(RELEASE) --scratch-path $(SERVER_SCRATCH) --product ctfo-server
+build-server: deps build-info
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SERVER_SCRATCH) --product ctfo-server
+
+# The commit `--version` prints, written where the build reads it (only when it changed).
+build-info:
+	@./scripts/build-info.sh
 
 # The app needs `ctfo` alone: a first `make run` does not wait for the server's build.
 run: build-ctfo
@@ -88,7 +92,7 @@ sanitize: deps
 mutants: deps
 	SWIFT=$(SWIFT) ./scripts/mutants.sh
 
-bench: deps
+bench: deps build-info
 	RELEASE="$(RELEASE)" SERVER_SCRATCH=$(SERVER_SCRATCH) ./bench/run.sh
 
 # The release build's flags, for scripts that build on their own (bench/run.sh).
