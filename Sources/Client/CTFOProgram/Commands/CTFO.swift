@@ -1,4 +1,5 @@
 import ArgumentParser
+import CTFOWire
 import FeedCore
 import Synchronization
 
@@ -41,7 +42,7 @@ public struct CTFO: ParsableCommand {
       $XDG_CONFIG_HOME/ctfo/config.toml, the state in $XDG_STATE_HOME/ctfo/state.sqlite and \
       your own decks (*.jsonl) in $XDG_DATA_HOME/ctfo/decks.
       """,
-    version: "0.2.0",
+    version: Release.line,
     subcommands: [
       Next.self, Types.self, Enable.self, Disable.self, HistoryCommand.self, DeckCommand.self,
       Pull.self, Status.self,
@@ -55,10 +56,21 @@ public struct CTFO: ParsableCommand {
   /// Runs the command; a `CLIError` is one line on stderr and its exit status.
   public static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    // `ctfo next` as a shell's start-up file runs it: the same request and code, no parse.
+    if let request = NextHotPath.request(arguments) {
+      return reportingErrors { try Next.run(request) }
+    }
     suggestCommand(for: arguments)
-    do {
+    reportingErrors {
       var command = try parseSkippingTheCompletionProbe(arguments)
       try command.run()
+    }
+  }
+
+  /// Runs `body`; a `CLIError` is one line on stderr and its exit status.
+  private static func reportingErrors(_ body: () throws -> Void) {
+    do {
+      try body()
     } catch let error as CLIError {
       Output.warn("ctfo: " + error.description)
       exit(withError: ExitCode(error.exitCode))

@@ -55,11 +55,23 @@ struct Next: ParsableCommand {
     if s && l { throw ValidationError("-s and -l cannot be given together") }
   }
 
-  func run() throws {
-    let launch = try Launch(global.values)
-    let request = NextRequest(
+  /// What the command line asks for (the truncation mark is the terminal's, known at launch).
+  var request: NextRequest {
+    NextRequest(
       globals: global.values, count: count, width: width, height: height, json: json,
-      reveal: reveal, length: s ? .short : l ? .long : nil, mark: launch.mark)
+      reveal: reveal, length: s ? .short : l ? .long : nil)
+  }
+
+  func run() throws { try Self.run(request) }
+
+  /// Deals and prints what `asked` asks for: the one run of `ctfo next`, whether ArgumentParser
+  /// or the hot path (`NextHotPath`) read the command line.
+  static func run(_ asked: NextRequest) throws {
+    let launch = try Launch(asked.globals)
+    var marked = asked
+    marked.mark = launch.mark
+    let request = marked
+    let count = request.count
     let lookahead = launch.configuration.lookahead
     let (catalog, enabled) = try launch.types()
     let scores = try launch.scores(of: enabled)
