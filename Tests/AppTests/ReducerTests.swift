@@ -35,6 +35,14 @@ import Testing
     #expect(state == expected)
   }
 
+  @Test func withoutMotionASwipeTakesTheNextWithNoSlideOut() {
+    var state = Fixtures.showing(Fixtures.asciiCard, motion: .none)
+    #expect(state.reduce(.key(.right)) == [.swipe(card, .right), .takeNext])
+    #expect(state.slide == nil && !state.isAnimating)
+    #expect(state.reduce(.dealt(.card(next), position: 8)) == [])
+    #expect(state.feed == .card(ShownCard(prepared: next, position: 8)))
+  }
+
   @Test(arguments: [
     (Key.left, SwipeDirection.left), (.character("h"), .left), (.character("l"), .right),
     (.up, .up), (.character("k"), .up),

@@ -199,3 +199,20 @@ import Testing
     #expect(fromFlag?.exitCode == CLIError.usageExit, "\(fromFlag?.description ?? "")")
   }
 }
+
+/// `motion`: full by default, none from the file or `--no-motion`; another value names both.
+@Suite struct MotionSettingTests {
+  @Test func motionComesFromTheFileOrTheFlag() throws {
+    let folder = try TemporaryFolder("ctfo-config")
+    let path = folder.path("config.toml")
+    let none = folder.path("none.toml")
+    #expect(try Configuration.load(file: none, flags: OptionValues()).motion == .full)
+    #expect(try Configuration.load(file: none, flags: OptionValues(noMotion: true)).motion == .none)
+    try Data("motion = \"none\"\n".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(try Configuration.read(file: path).motion == .none)
+    try Data("motion = \"slow\"\n".utf8).write(to: URL(fileURLWithPath: path))
+    let error = #expect(throws: CLIError.self) { try Configuration.read(file: path) }
+    #expect(error?.description == "\(path):1: motion must be full or none (got 'slow')")
+    #expect(error?.exitCode == CLIError.configExit)
+  }
+}

@@ -57,6 +57,11 @@ struct GlobalOptions: ParsableArguments {
     name: .customLong("no-analytics"),
     help: "Record no analytics at all (as do analytics = false and DO_NOT_TRACK=1).")
   var noAnalytics = false
+
+  @Flag(
+    name: .customLong("no-motion"),
+    help: "Draw a swipe as one frame, no slide-out (as do motion = \"none\" and CTFO_REDUCE_MOTION=1).")
+  var noMotion = false
 }
 
 extension GlobalOptions {
@@ -64,6 +69,6 @@ extension GlobalOptions {
     OptionValues(
       home: home, deck: deck, seed: seed, lookahead: lookahead, undoLimit: undoLimit,
       onReplace: onReplace, onLaunch: onLaunch, server: server, feed: feed,
-      noAnalytics: noAnalytics)
+      noAnalytics: noAnalytics, noMotion: noMotion)
   }
 }

@@ -13,12 +13,15 @@ public struct OptionValues: Equatable, Sendable {
   public var feed: String?
   /// `--no-analytics`, or `DO_NOT_TRACK=1` in the environment: nothing recorded.
   public var noAnalytics = false
+  /// `--no-motion`: a swipe is one frame (`motion = "none"`).
+  public var noMotion = false
 
   public init(
     home: String? = nil, deck: [String] = [], seed: UInt64? = nil, lookahead: Int? = nil,
     undoLimit: Int? = nil, onReplace: String? = nil, onLaunch: String? = nil,
-    server: String? = nil, feed: String? = nil, noAnalytics: Bool = false
+    server: String? = nil, feed: String? = nil, noAnalytics: Bool = false, noMotion: Bool = false
   ) {
+    self.noMotion = noMotion
     self.feed = feed
     self.noAnalytics = noAnalytics
     self.home = home

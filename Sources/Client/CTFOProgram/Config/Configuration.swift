@@ -1,3 +1,4 @@
+import App
 import CTFOWire
 import FeedCore
 import HTTP
@@ -38,10 +39,13 @@ public struct Configuration: Equatable, Sendable {
   /// `[hooks] reaction = "CMD"`: run when a reaction becomes final (`ReactionHook`). The user's
   /// own command: `analytics = false` and `DO_NOT_TRACK` leave it on.
   public var reactionHook: String?
+  /// `motion = "none"`: a swipe is one frame, no slide-out (the default with
+  /// `CTFO_REDUCE_MOTION=1`; `--no-motion` too).
+  public var motion = Motion.full
 
   public static let keys = [
     "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
-    "feed", "precache-budget", "analytics", "hooks.reaction",
+    "feed", "precache-budget", "analytics", "hooks.reaction", "motion",
   ] + AnalyticsSettings.keys.map { "analytics." + $0 }
 
   public init() {}
@@ -52,6 +56,7 @@ public struct Configuration: Equatable, Sendable {
   /// The settings of the config file alone (a missing file is the defaults).
   public static func read(file: String) throws(CLIError) -> Configuration {
     var config = Configuration()
+    if Environment.reducesMotion { config.motion = .none }
     guard let bytes = try readFile(file) else { return config }
     let entries: [ConfigEntry]
     do {
@@ -128,6 +133,7 @@ public struct Configuration: Equatable, Sendable {
       }
     }
     if flags.noAnalytics || Environment.doNotTrack { analytics.enabled = false }
+    if flags.noMotion { motion = .none }
   }
 
   /// Sets one setting from its text; `origin` names where it came from in the error.
@@ -183,6 +189,9 @@ public struct Configuration: Equatable, Sendable {
         throw bad("a number of MiB from 0 to 4096")
       }
       precacheBudget = n << 20
+    case "motion":
+      guard let m = Motion(rawValue: value) else { throw bad("full or none") }
+      motion = m
     case "hooks.reaction":
       guard !value.allSatisfy(\.isWhitespace) else { throw bad("a command") }
       reactionHook = value

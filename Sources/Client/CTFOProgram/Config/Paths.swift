@@ -82,6 +82,12 @@ public enum Environment {
     return !["", "0", "false"].contains(value.lowercased())
   }
 
+  /// `CTFO_REDUCE_MOTION` is set to anything but empty, `0` or `false`: swipes draw no motion.
+  public static var reducesMotion: Bool {
+    guard let value = variable("CTFO_REDUCE_MOTION") else { return false }
+    return !["", "0", "false"].contains(value.lowercased())
+  }
+
   /// Every variable of the process's environment.
   public static func all() -> [String: String] {
     var variables: [String: String] = [:]

@@ -132,7 +132,9 @@ enum Interactive {
       area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics,
       hook: reactionHook(launch, wake: wake))
     let machine = AppMachine(
-      screen: AppState(width: size.width, height: size.height, mark: mark, keys: launch.keys),
+      screen: AppState(
+        width: size.width, height: size.height, mark: mark, keys: launch.keys,
+        motion: launch.configuration.motion),
       session: services.session(window: window, returning: try launch.state.returning()),
       analytics: launch.state.analytics != nil,
       hooks: launch.configuration.reactionHook != nil, disabledTypes: services.disabledTypes(),

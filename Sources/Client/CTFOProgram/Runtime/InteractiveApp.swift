@@ -22,6 +22,10 @@ final class InteractiveApp {
   private let services: any AppServices
   private var machine: AppMachine
   private var quitting = false
+  /// The pause between two frames of the slide-out; `CTFO_TEST_FRAME_MS` holds each frame
+  /// longer, for a test that must see one on screen.
+  private let frameMilliseconds =
+    Environment.variable("CTFO_TEST_FRAME_MS").flatMap { Int($0) } ?? SlideOut.frameMilliseconds
 
   init(
     session: TerminalSession, wakeFD: Int32, services: any AppServices, machine: AppMachine
@@ -66,7 +70,7 @@ final class InteractiveApp {
     guard machine.screen.isAnimating else {
       return session.waitForEvents(wakeFD: wakeFD).flatMap(actions)
     }
-    let events = session.waitForEvents(wakeFD: wakeFD, milliseconds: SlideOut.frameMilliseconds)
+    let events = session.waitForEvents(wakeFD: wakeFD, milliseconds: frameMilliseconds)
     return events.isEmpty ? [.app(.frame)] : events.flatMap(actions)
   }
 

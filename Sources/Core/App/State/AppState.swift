@@ -30,16 +30,20 @@ public struct AppState: Sendable, Hashable {
   public let mark: TruncationMark
   /// Which keys do what (config.toml's `[keys]`).
   public let keys: KeyBindings
+  /// Whether a swipe slides out (`motion` in config.toml).
+  public let motion: Motion
   /// The server's mark and notification (nothing without a server).
   public var server = ServerLine()
 
   public init(
-    width: Int, height: Int, mark: TruncationMark = .ellipsis, keys: KeyBindings = .standard
+    width: Int, height: Int, mark: TruncationMark = .ellipsis, keys: KeyBindings = .standard,
+    motion: Motion = .full
   ) {
     self.width = width
     self.height = height
     self.mark = mark
     self.keys = keys
+    self.motion = motion
   }
 
   /// The effects that start the app.

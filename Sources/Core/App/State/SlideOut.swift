@@ -1,5 +1,11 @@
 import FeedCore
 
+/// Whether a swipe moves on screen: `full` plays the slide-out; `none` (`motion = "none"`,
+/// `--no-motion`, `CTFO_REDUCE_MOTION=1`) draws the swipe as one frame, the next card at once.
+public enum Motion: String, Sendable, Hashable, CaseIterable {
+  case full, none
+}
+
 /// The short animation of a swiped card leaving the screen in the swipe's direction.
 ///
 /// Pure frames: the run loop sends `AppAction.frame` every `frameMilliseconds` while one is
