@@ -106,6 +106,7 @@ install: build
 	install -m 644 Resources/decks/*.jsonl $(DESTDIR)$(PREFIX)/share/ctfo/decks/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 Resources/man/ctfo.1 $(DESTDIR)$(PREFIX)/share/man/man1/ctfo.1
+	install -m 644 Resources/man/ctfo-server.1 $(DESTDIR)$(PREFIX)/share/man/man1/ctfo-server.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ctfo
@@ -115,7 +116,7 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ctfo $(DESTDIR)$(PREFIX)/bin/ctfo-server
 	rm -rf $(DESTDIR)$(PREFIX)/share/ctfo
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/ctfo.1
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/ctfo.1 $(DESTDIR)$(PREFIX)/share/man/man1/ctfo-server.1
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ctfo \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ctfo \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ctfo.fish
