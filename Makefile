@@ -19,7 +19,7 @@ SERVER_SCRATCH = .build/server
 SERVER = $(SERVER_SCRATCH)/release/ctfo-server
 
 .PHONY: all deps build build-info build-ctfo build-server run serve test fuzz fuzz-long sanitize mutants bench \
-  install uninstall clean release-flags
+  install uninstall clean release-flags dist deb dist-test
 
 all: build
 
@@ -99,6 +99,12 @@ bench: deps build-info
 release-flags:
 	@echo $(RELEASE)
 
+# The release archive, dist/ctfo-VERSION-linux-ARCH.tar.gz and its .sha256: the binaries
+# stripped, the decks, man pages, completions and docs. One commit gives the same bytes.
+# scripts/dist.sh packs what `make build` left and builds nothing itself.
+dist: build
+	./scripts/dist.sh
+
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks
 	install -m 755 -s $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
@@ -122,4 +128,4 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ctfo.fish
 
 clean:
-	rm -rf .build .build-mutants
+	rm -rf .build .build-mutants dist
