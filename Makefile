@@ -105,6 +105,11 @@ release-flags:
 dist: build
 	./scripts/dist.sh
 
+# dist/ctfo_VERSION_ARCH.deb and dist/ctfo-server_VERSION_ARCH.deb (dpkg-deb), checked by lintian:
+# an error fails. scripts/deb.sh installs lintian when it is missing, as `make deps` does.
+deb: build
+	./scripts/deb.sh
+
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks
 	install -m 755 -s $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
