@@ -29,11 +29,11 @@ find "$top" -type f ! -path "$top/bin/*" -exec chmod 644 {} +
 find "$top" -type d -exec chmod 755 {} +
 stamp "$top"
 
-mkdir -p dist
-archive=dist/$name.tar.gz
+mkdir -p "$DIST_DIR"
+archive=$DIST_DIR/$name.tar.gz
 tar --create --format=gnu --sort=name --mtime="@$SOURCE_DATE_EPOCH" \
   --owner=0 --group=0 --numeric-owner -C "$stage" "$name" | gzip -9n > "$archive.tmp"
 mv "$archive.tmp" "$archive"
-(cd dist && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256")
+(cd "$DIST_DIR" && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256")
 echo "$archive"
 cat "$archive.sha256"

@@ -2,6 +2,8 @@
 # and its timestamp. The binaries are the ones `make build` leaves; nothing here builds.
 CTFO_BIN=${CTFO_BIN:-.build/release/ctfo}
 CTFO_SERVER_BIN=${CTFO_SERVER_BIN:-.build/server/release/ctfo-server}
+# Where the archive and the packages go (scripts/dist-test.sh builds them again elsewhere).
+DIST_DIR=${DIST_DIR:-dist}
 for bin in "$CTFO_BIN" "$CTFO_SERVER_BIN"; do
   [ -x "$bin" ] || { echo "$0: $bin is missing: run make build first" >&2; exit 1; }
 done
