@@ -110,6 +110,12 @@ dist: build
 deb: build
 	./scripts/deb.sh
 
+# Checks what `make dist` and `make deb` wrote: the archive unpacked anywhere and the packages
+# extracted run with an empty environment, a second build gives the same bytes, lintian finds
+# no error, the man pages render without a warning.
+dist-test: dist deb
+	./scripts/dist-test.sh
+
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks
 	install -m 755 -s $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
