@@ -7,16 +7,8 @@ cd "$(dirname "$0")/.."
 . scripts/release-env.sh
 debian=packaging/debian
 
-if [ "${DEB_LINTIAN:-1}" != 0 ] && ! command -v lintian >/dev/null; then
-  if [ "$(id -u)" -eq 0 ]; then
-    echo "installing: lintian"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lintian >/dev/null
-  else
-    echo "$0: lintian is missing: install it with sudo apt-get install lintian" >&2
-    exit 1
-  fi
-fi
+need dpkg-shlibdeps:dpkg-dev
+[ "${DEB_LINTIAN:-1}" = 0 ] || need lintian:lintian
 
 arch=$(dpkg --print-architecture)
 maintainer=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>')}

@@ -6,6 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/release-env.sh || exit 1
+need file:file groff:groff-base man:man-db lintian:lintian
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -133,11 +134,7 @@ out=$(clean deb "$tmp/root-server/usr/bin/ctfo-server" --version 2>&1)
   fail "usr/bin/ctfo-server --version from the extracted package printed: $out"
 
 check
-if command -v lintian >/dev/null; then
-  out=$(lintian --fail-on error "${debs[@]}" 2>&1) || fail "lintian reports errors: $out"
-else
-  fail "lintian is missing (make deb installs it)"
-fi
+out=$(lintian --fail-on error "${debs[@]}" 2>&1) || fail "lintian reports errors: $out"
 
 # The man pages render without a warning, in UTF-8 and in ASCII.
 for page in Resources/man/ctfo.1 Resources/man/ctfo-server.1; do

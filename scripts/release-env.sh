@@ -20,6 +20,25 @@ export SOURCE_DATE_EPOCH
 export LC_ALL=C TZ=UTC
 umask 022
 
+# Installs the Debian packages of the commands missing, as scripts/install-deps.sh does (apt-get
+# when run as root): need COMMAND:PACKAGE...
+need() {
+  local pair missing=()
+  for pair in "$@"; do
+    command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "$0: missing system packages: ${missing[*]}" >&2
+    echo "install them with: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "installing: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+need strip:binutils
+
 # Copies a binary without its symbols and debug sections: strip_to SOURCE DEST.
 strip_to() {
   strip --strip-all --remove-section=.comment --remove-section=.note -o "$2" "$1"
