@@ -74,14 +74,16 @@ if DIST_DIR=$tmp/again ./scripts/dist.sh >/dev/null; then
   first=$(sha256sum < "$archive")
   second=$(sha256sum < "$tmp/again/$name.tar.gz")
   [ "$first" = "$second" ] ||
-    fail "two builds of the archive differ: ${first%% *} and ${second%% *}"
+    fail "two builds of the archive differ: ${first%% *} and ${second%% *} again" \
+      "(a new commit since make dist also changes the files' time)"
 else
   fail "scripts/dist.sh failed the second time"
 fi
 check
 if DIST_DIR=$tmp/again DEB_LINTIAN=0 ./scripts/deb.sh >/dev/null; then
   for deb in "${debs[@]}"; do
-    cmp -s "$deb" "$tmp/again/${deb##*/}" || fail "two builds of $deb differ"
+    cmp -s "$deb" "$tmp/again/${deb##*/}" || fail "two builds of $deb differ"\
+      "(a new commit since make deb also changes the files' time)"
   done
 else
   fail "scripts/deb.sh failed the second time"
