@@ -101,6 +101,9 @@ build() {
   dir=$(root "$1")
   find "$dir" -type d -exec chmod 755 {} +
   find "$dir" -type f ! -path "*/usr/bin/*" ! -path "*/DEBIAN/p*" -exec chmod 644 {} +
+  (cd "$dir" && find . -type f ! -path './DEBIAN/*' -printf '%P\n' | sort | xargs -d '\n' md5sum) \
+    > "$dir/DEBIAN/md5sums"
+  chmod 644 "$dir/DEBIAN/md5sums"
   stamp "$dir"
   out=$DIST_DIR/${1}_${VERSION}_$arch.deb
   dpkg-deb --root-owner-group -Zxz --build "$dir" "$out" >/dev/null
