@@ -6,7 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/release-env.sh || exit 1
-need file:file groff:groff-base man:man-db lintian:lintian
+need file:file groff:groff-base man:man-db lintian:lintian curl:curl
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -14,6 +14,28 @@ checks=0
 failures=0
 fail() { echo "dist-test: FAIL: $*" >&2; failures=$((failures + 1)); }
 check() { checks=$((checks + 1)); }
+# Starts a ctfo-server on a free port and a store of its own, and checks that it loaded the
+# bundled decks found beside it and answers /healthz: serves WHERE PROGRAM.
+serves() {
+  local dir=$tmp/serve-$1 port="" pid tries
+  mkdir -p "$dir"
+  clean "serve-$1" "$2" serve --port 0 --data "$dir/data" > "$dir/out" 2> "$dir/err" &
+  pid=$!
+  for tries in $(seq 100); do
+    port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$dir/out")
+    [ -n "$port" ] || ! kill -0 $pid 2>/dev/null && break
+    sleep 0.1
+  done
+  if [ -z "$port" ]; then
+    fail "ctfo-server from $1 did not start listening: $(cat "$dir/err")"
+  elif ! grep -q 'decks loaded: [1-9][0-9]* cards' "$dir/err"; then
+    fail "ctfo-server from $1 loaded no bundled deck: $(cat "$dir/err")"
+  elif [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")" != 200 ]; then
+    fail "ctfo-server from $1 does not answer /healthz with 200"
+  fi
+  kill $pid 2>/dev/null
+  wait $pid 2>/dev/null
+}
 # Runs a program as a start-up file would, in a home of its own: clean NAME PROGRAM ARGS...
 clean() {
   local home=$tmp/home-$1
@@ -66,6 +88,8 @@ grep -q 'statically linked' <<<"$out" || fail "the archive's bin/ctfo is not sta
 check
 out=$(clean archive "$top/bin/ctfo-server" --version 2>&1)
 [ "${out%% *}" = "$VERSION" ] || fail "ctfo-server --version from the unpacked archive printed: $out"
+check
+serves "the unpacked archive" "$top/bin/ctfo-server"
 
 # A second build of the same commit gives the same bytes.
 mkdir "$tmp/again"
@@ -134,6 +158,10 @@ dpkg -x "${debs[1]}" "$tmp/root-server" || fail "dpkg -x ${debs[1]} failed"
 out=$(clean deb "$tmp/root-server/usr/bin/ctfo-server" --version 2>&1)
 [ "${out%% *}" = "$VERSION" ] ||
   fail "usr/bin/ctfo-server --version from the extracted package printed: $out"
+# With ctfo's package beside it, as its Recommends has it, the server serves the bundled decks.
+check
+dpkg -x "${debs[0]}" "$tmp/root-server" || fail "dpkg -x ${debs[0]} failed"
+serves "the extracted packages" "$tmp/root-server/usr/bin/ctfo-server"
 
 check
 out=$(lintian --fail-on error "${debs[@]}" 2>&1) || fail "lintian reports errors: $out"
