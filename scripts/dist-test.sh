@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 need file:file groff:groff-base man:man-db lintian:lintian curl:curl
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+server=""
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null; rm -rf "$tmp"' EXIT
 checks=0
 failures=0
 fail() { echo "dist-test: FAIL: $*" >&2; failures=$((failures + 1)); }
@@ -17,13 +18,15 @@ check() { checks=$((checks + 1)); }
 # Starts a ctfo-server on a free port and a store of its own, and checks that it loaded the
 # bundled decks found beside it and answers /healthz: serves WHERE PROGRAM.
 serves() {
-  local dir=$tmp/serve-$1 port="" pid tries
-  mkdir -p "$dir"
-  clean "serve-$1" "$2" serve --port 0 --data "$dir/data" > "$dir/out" 2> "$dir/err" &
-  pid=$!
+  local dir=$tmp/serve-$1 port="" tries
+  mkdir -p "$dir/home"
+  # env execs the server: $! is the server's own pid, which the kill below (or the trap) stops.
+  env -i HOME="$dir/home" PATH=/usr/bin:/bin "$2" serve --port 0 --data "$dir/data" \
+    > "$dir/out" 2> "$dir/err" &
+  server=$!
   for tries in $(seq 100); do
     port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$dir/out")
-    [ -n "$port" ] || ! kill -0 $pid 2>/dev/null && break
+    [ -n "$port" ] || ! kill -0 "$server" 2>/dev/null && break
     sleep 0.1
   done
   if [ -z "$port" ]; then
@@ -33,8 +36,9 @@ serves() {
   elif [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")" != 200 ]; then
     fail "ctfo-server from $1 does not answer /healthz with 200"
   fi
-  kill $pid 2>/dev/null
-  wait $pid 2>/dev/null
+  kill "$server" 2>/dev/null
+  wait "$server" 2>/dev/null
+  server=""
 }
 # Runs a program as a start-up file would, in a home of its own: clean NAME PROGRAM ARGS...
 clean() {
