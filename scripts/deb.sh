@@ -11,7 +11,8 @@ need dpkg-shlibdeps:dpkg-dev
 [ "${DEB_LINTIAN:-1}" = 0 ] || need lintian:lintian
 
 arch=$(dpkg --print-architecture)
-maintainer=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>')}
+maintainer=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null)}
+[ -n "$maintainer" ] || { echo "$0: set DEB_MAINTAINER='Name <email>' outside git" >&2; exit 1; }
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 # dpkg-shlibdeps reads debian/control and wants each binary in debian/PACKAGE.

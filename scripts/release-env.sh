@@ -13,8 +13,9 @@ case $VERSION in
   [0-9]*.[0-9]*) ;;
   *) echo "$0: $CTFO_BIN --version printed no version" >&2; exit 1 ;;
 esac
-# Every file of a release takes the last commit's time, so that one commit gives the same bytes.
-SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+# Every file of a release takes the last commit's time, so that one commit gives the same bytes
+# (outside git, as in an unpacked source archive: CHANGELOG.md's time).
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || stat -c %Y CHANGELOG.md)}
 export SOURCE_DATE_EPOCH
 # Bytes that do not depend on the locale or the umask of the machine that packs them.
 export LC_ALL=C TZ=UTC
