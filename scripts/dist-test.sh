@@ -91,7 +91,8 @@ out=$(file "$top/bin/ctfo")
 grep -q 'statically linked' <<<"$out" || fail "the archive's bin/ctfo is not static: $out"
 check
 out=$(clean archive "$top/bin/ctfo-server" --version 2>&1)
-[ "${out%% *}" = "$VERSION" ] || fail "ctfo-server --version from the unpacked archive printed: $out"
+[ "${out%% *}" = "$VERSION" ] ||
+  fail "ctfo-server --version from the unpacked archive printed: $out"
 check
 serves "the unpacked archive" "$top/bin/ctfo-server"
 

@@ -15,7 +15,8 @@ case $VERSION in
 esac
 # Every file of a release takes the last commit's time, so that one commit gives the same bytes
 # (outside git, as in an unpacked source archive: CHANGELOG.md's time).
-SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || stat -c %Y CHANGELOG.md)}
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(
+  git log -1 --format=%ct 2>/dev/null || stat -c %Y CHANGELOG.md)}
 export SOURCE_DATE_EPOCH
 # Bytes that do not depend on the locale or the umask of the machine that packs them.
 export LC_ALL=C TZ=UTC
