@@ -19,7 +19,7 @@ SERVER_SCRATCH = .build/server
 SERVER = $(SERVER_SCRATCH)/release/ctfo-server
 
 .PHONY: all deps build build-info build-ctfo build-server run serve test fuzz fuzz-long sanitize mutants bench \
-  install uninstall clean release-flags
+  install uninstall clean release-flags dist deb dist-test
 
 all: build
 
@@ -99,6 +99,23 @@ bench: deps build-info
 release-flags:
 	@echo $(RELEASE)
 
+# The release archive, dist/ctfo-VERSION-linux-ARCH.tar.gz and its .sha256: the binaries
+# stripped, the decks, man pages, completions and docs. One commit gives the same bytes.
+# scripts/dist.sh packs what `make build` left and builds nothing itself.
+dist: build
+	./scripts/dist.sh
+
+# dist/ctfo_VERSION_ARCH.deb and dist/ctfo-server_VERSION_ARCH.deb (dpkg-deb), checked by lintian:
+# an error fails. scripts/deb.sh installs lintian when it is missing, as `make deps` does.
+deb: build
+	./scripts/deb.sh
+
+# Checks what `make dist` and `make deb` wrote: the archive unpacked anywhere and the packages
+# extracted run with an empty environment, a second build gives the same bytes, lintian finds
+# no error, the man pages render without a warning.
+dist-test: dist deb
+	./scripts/dist-test.sh
+
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ctfo/decks
 	install -m 755 -s $(BIN) $(DESTDIR)$(PREFIX)/bin/ctfo
@@ -106,6 +123,7 @@ install: build
 	install -m 644 Resources/decks/*.jsonl $(DESTDIR)$(PREFIX)/share/ctfo/decks/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 Resources/man/ctfo.1 $(DESTDIR)$(PREFIX)/share/man/man1/ctfo.1
+	install -m 644 Resources/man/ctfo-server.1 $(DESTDIR)$(PREFIX)/share/man/man1/ctfo-server.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ctfo
@@ -115,10 +133,10 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ctfo $(DESTDIR)$(PREFIX)/bin/ctfo-server
 	rm -rf $(DESTDIR)$(PREFIX)/share/ctfo
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/ctfo.1
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/ctfo.1 $(DESTDIR)$(PREFIX)/share/man/man1/ctfo-server.1
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ctfo \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ctfo \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ctfo.fish
 
 clean:
-	rm -rf .build .build-mutants
+	rm -rf .build .build-mutants dist
