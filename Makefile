@@ -53,13 +53,14 @@ serve: build-server
 # processes and block the cooperative threads (two on a 2-core CI machine), which would starve
 # the unit suites' deadline races
 # (DECISIONS.md, "End-to-end tests start tmux with a clean signal mask, in a run of their own").
-test: build
+test: build dist deb
 	$(SWIFT) test $(COLOUR) --parallel --skip EndToEndTests
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
 	  $(SWIFT) test $(COLOUR) --skip-build --filter EndToEndTests
 	./scripts/schemathesis.sh $(SERVER)
 	SCHEMATHESIS_STORE=postgres ./scripts/schemathesis.sh $(SERVER)
 	./scripts/load-kill-test.sh $(SERVER)
+	./scripts/dist-test.sh
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
 # Seconds each fuzzer runs: in `make fuzz`, and in `make test` (a short run on the seeds).
