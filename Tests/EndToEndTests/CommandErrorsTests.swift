@@ -82,7 +82,9 @@ import Testing
     let cli = try CommandLine(bundled: false)
     defer { cli.remove() }
     let result = try cli.run(["--version"])
-    #expect(result.status == 0 && result.stdout == "0.2.0\n", "\(result.stdout)")
+    // The version and the commit the binary was built from: `0.3.0 (abc1234)`.
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+ \([0-9a-f]{7}\)\n/) != nil, "\(result.stdout)")
   }
 }
 

@@ -36,7 +36,12 @@ import Testing
     defer { cli.remove() }
     cli.program = ServerProcess.binary
     let version = try cli.run(["--version"])
-    #expect(version.status == 0 && version.stdout == "0.2.0\n", "\(version.stderr)")
+    // The line ctfo prints: one version and commit for the two programs.
+    let client = try CommandLine(bundled: false)
+    defer { client.remove() }
+    let clientVersion = try client.run(["--version"]).stdout
+    #expect(version.status == 0 && version.stdout == clientVersion, "\(version.stderr)")
+    #expect(version.stdout.hasSuffix(")\n"), "\(version.stdout)")
     let help = try cli.run(["--help"])
     // The overview and discussion, above the usage: no run of spaces within a line.
     let discussion = help.stdout.components(separatedBy: "USAGE:")[0]
