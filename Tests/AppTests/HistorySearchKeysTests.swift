@@ -73,3 +73,44 @@ import Testing
     #expect(state.reduce(.key(.control("c"))) == [.quit])
   }
 }
+
+/// `Tab` in the history view: all, CTFO, TFU, TIFB, no reaction, and round again; a search
+/// keeps the filter and the filter keeps the search.
+@Suite struct HistoryFilterKeysTests {
+  private func browser(_ state: AppState) -> HistoryBrowser? {
+    guard case .history(let browser) = state.mode else { return nil }
+    return browser
+  }
+
+  @Test func tabGoesRoundTheReactionsAndKeepsTheSearch() {
+    var state = Fixtures.showing(Fixtures.asciiCard)
+    _ = state.reduce(.historyLoaded(Fixtures.history(count: 6), total: 6))
+    var seen: [ReactionFilter] = []
+    for _ in 0..<5 {
+      let effects = state.reduce(.key(.tab))
+      guard case .loadHistory(let limit, nil, let filter) = effects.first, effects.count == 1 else {
+        Issue.record("\(effects)")
+        return
+      }
+      #expect(limit == AppState.historyLimit)
+      seen.append(filter)
+      _ = state.reduce(.historyLoaded([], total: 6, filter: filter))
+    }
+    #expect(seen == [.ctfo, .tfu, .tifb, .none, .all])
+    #expect(ReactionFilter.ctfo.reaction == .some(.ctfo) && ReactionFilter.none.reaction == .some(nil))
+
+    _ = state.reduce(.historyLoaded([], total: 6, search: "oct", filter: .tfu))
+    #expect(
+      state.reduce(.key(.tab)) == [
+        .loadHistory(limit: AppState.historyLimit, search: "oct", filter: .tifb)
+      ])
+    #expect(state.reduce(.key(.escape)) == [.loadHistory(limit: AppState.historyLimit, filter: .tfu)])
+    _ = state.reduce(.key(.character("/")))
+    _ = state.reduce(.key(.character("x")))
+    #expect(
+      state.reduce(.key(.enter)) == [
+        .loadHistory(limit: AppState.historyLimit, search: "x", filter: .tfu)
+      ])
+    #expect(browser(state)?.filter == .tfu)
+  }
+}

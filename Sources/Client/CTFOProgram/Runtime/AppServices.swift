@@ -30,7 +30,7 @@ protocol AppServices {
   func liveNews(holds: (String) -> Bool, undoable: [String]) -> LiveChanges?
   /// The last `limit` history entries, or with `search` the last `limit` whose title or text
   /// holds it, once every change given so far is written.
-  func history(limit: Int, matching search: String?) -> [HistoryEntry]
+  func history(limit: Int, matching search: String?, reaction: Reaction??) -> [HistoryEntry]
   /// How many cards the history holds.
   func historyCount() -> Int
   /// A card from the history, prepared again (sanitised; its layout is not used).

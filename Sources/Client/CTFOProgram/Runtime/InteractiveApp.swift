@@ -147,9 +147,10 @@ final class InteractiveApp {
   private func perform(_ effect: AppEffect) -> AppAction? {
     switch effect {
     case .loadTypes: return .typesLoaded(services.typeStatuses())
-    case .loadHistory(let limit, let search):
-      let entries = services.history(limit: limit, matching: search)
-      return .historyLoaded(entries, total: services.historyCount(), search: search)
+    case .loadHistory(let limit, let search, let filter):
+      let entries = services.history(limit: limit, matching: search, reaction: filter.reaction)
+      return .historyLoaded(
+        entries, total: services.historyCount(), search: search, filter: filter)
     case .openCard(let id): return .cardOpened(services.card(id: id))
     case .loadSettings:
       return .settingsLoaded(services.typeStatuses(), problems: services.deckProblems())

@@ -99,11 +99,12 @@ final class LiveServices: AppServices {
     messages.count == 1 ? messages[0] : "\(messages[0]) (and \(messages.count - 1) more)"
   }
 
-  func history(limit: Int, matching search: String?) -> [HistoryEntry] {
+  func history(limit: Int, matching search: String?, reaction: Reaction??) -> [HistoryEntry] {
     writer.waitUntilIdle()
     do {
-      guard let search else { return try launch.state.history(limit: limit) }
-      return try launch.state.history(limit: limit, matching: search)
+      guard search != nil || reaction != nil else { return try launch.state.history(limit: limit) }
+      return try launch.state.history(
+        limit: limit, filter: HistoryFilter(reaction: reaction), matching: search)
     } catch {
       return []
     }

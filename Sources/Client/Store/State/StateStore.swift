@@ -53,20 +53,7 @@ public struct StateStore: Sendable {
   /// the body of whose card, holds `text` (ignoring the case of ASCII letters; `%` and `_`
   /// match themselves), newest first.
   public func history(limit: Int, matching text: String) throws -> [HistoryEntry] {
-    try database.read { db in
-      let newest = try db.rows("SELECT COALESCE(MAX(idx), 0) FROM history") { $0.integer(0) }
-      let floor = Int(newest.first ?? 0) - Self.searchDepth + 1
-      return try db.rows(
-        """
-        SELECT \(Self.historyColumns) FROM history
-        WHERE idx >= ?1 AND \(Self.listed)
-          AND (title LIKE ?2 ESCAPE '\\' OR EXISTS (
-            SELECT 1 FROM cards WHERE cards.id = history.card_id AND cards.ordinal IS NOT NULL
-              AND cards.body LIKE ?2 ESCAPE '\\'))
-        ORDER BY idx DESC LIMIT ?3
-        """, [.integer(floor), .text(Self.likePattern(text)), .integer(limit)],
-        Self.historyEntry)
-    }
+    try history(limit: limit, filter: HistoryFilter(), matching: text)
   }
 
   /// A LIKE pattern that finds `text` anywhere, its `%`, `_` and `\` escaped with `\`.

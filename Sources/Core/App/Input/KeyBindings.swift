@@ -16,6 +16,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
   case openLink = "open-link"
   /// In the history view: open the search prompt.
   case search
+  /// In the history view: list the next reaction's cards (all, CTFO, TFU, TIFB, none).
+  case filter
   /// On the feed: pull from the server now.
   case pull
   /// On the feed: dismiss the server's notification.
@@ -38,7 +40,8 @@ public struct KeyBindings: Sendable, Hashable {
     .swipeUp: [.up, .character("k")], .history: [.down, .character("j")],
     .open: [.enter, .space], .undo: [.character("u"), .backspace],
     .settings: [.character("s")], .help: [.character("?")], .quit: [.character("q")],
-    .openLink: [.character("o")], .search: [.character("/")], .pull: [.character("r")],
+    .openLink: [.character("o")], .search: [.character("/")], .filter: [.tab],
+    .pull: [.character("r")],
     .dismiss: [.character("c")],
   ])
 

@@ -26,9 +26,10 @@ public enum AppAction: Sendable, Hashable {
   case liveChanged(LiveUpdate)
   /// The result of `.loadTypes`.
   case typesLoaded([TypeStatus])
-  /// The result of `.loadHistory`: the newest entries (those `search` found, when given), and
-  /// how many cards the history holds.
-  case historyLoaded([HistoryEntry], total: Int, search: String? = nil)
+  /// The result of `.loadHistory`: the newest entries (those `search` found and `filter`
+  /// kept), and how many cards the history holds.
+  case historyLoaded(
+    [HistoryEntry], total: Int, search: String? = nil, filter: ReactionFilter = .all)
   /// The result of `.openCard`: nil when the card can no longer be found.
   case cardOpened(PreparedCard?)
   /// The result of `.loadSettings`.
@@ -78,8 +79,8 @@ public enum AppEffect: Sendable, Hashable {
   /// Answer `.typesLoaded`.
   case loadTypes
   /// Answer `.historyLoaded` with at most `limit` entries: those whose title or text holds
-  /// `search`, when given.
-  case loadHistory(limit: Int, search: String? = nil)
+  /// `search`, when given, and whose reaction `filter` keeps.
+  case loadHistory(limit: Int, search: String? = nil, filter: ReactionFilter = .all)
   /// Answer `.cardOpened` with the card behind a history entry.
   case openCard(id: String)
   /// Answer `.settingsLoaded`.

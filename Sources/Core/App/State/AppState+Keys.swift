@@ -116,10 +116,16 @@ extension AppState {
   private mutating func pressInHistory(_ key: Key, _ browser: HistoryBrowser) -> [AppEffect] {
     var browser = browser
     if let prompt = browser.prompt { return typeSearch(key, prompt, in: browser) }
-    if keys.action(for: key) == .search {
+    switch keys.action(for: key) {
+    case .search:
       browser.prompt = ""
       mode = .history(browser)
       return []
+    case .filter:
+      return [
+        .loadHistory(limit: Self.historyLimit, search: browser.search, filter: browser.filter.next)
+      ]
+    default: break
     }
     let rows = Geometry.historyRows(height: height)
     if let delta = Self.listMove(key, page: rows) {
@@ -131,7 +137,8 @@ extension AppState {
     case .enter, .space:
       guard browser.entries.indices.contains(browser.viewport.selection) else { return [] }
       return [.openCard(id: browser.entries[browser.viewport.selection].cardID)]
-    case .escape where browser.search != nil: return [.loadHistory(limit: Self.historyLimit)]
+    case .escape where browser.search != nil:
+      return [.loadHistory(limit: Self.historyLimit, filter: browser.filter)]
     case .escape, .character("q"): return returnToFeed()
     default: return []
     }
@@ -150,7 +157,10 @@ extension AppState {
     case .backspace: browser.prompt = prompt.isEmpty ? nil : String(prompt.dropLast())
     case .escape: browser.prompt = nil
     case .enter:
-      return [.loadHistory(limit: Self.historyLimit, search: prompt.isEmpty ? nil : prompt)]
+      return [
+        .loadHistory(
+          limit: Self.historyLimit, search: prompt.isEmpty ? nil : prompt, filter: browser.filter)
+      ]
     default: break
     }
     mode = .history(browser)

@@ -77,8 +77,8 @@ public struct AppState: Sendable, Hashable {
       liveChanged(update)
       return mode == .feed ? fetchIfIdle() : []
     case .typesLoaded(let statuses): learn(statuses)
-    case .historyLoaded(let entries, let total, let search):
-      mode = .history(HistoryBrowser(entries: entries, total: total, search: search))
+    case .historyLoaded(let entries, let total, let search, let filter):
+      mode = .history(HistoryBrowser(entries: entries, total: total, search: search, filter: filter))
     case .cardOpened(let card): open(card)
     case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
     case .settingChanged(let outcome): settingChanged(outcome)

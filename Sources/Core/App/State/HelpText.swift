@@ -24,6 +24,7 @@ public enum HelpText {
       ("↑↓ PgUp PgDn", "move in lists, scroll"),
       ("Enter", "open a history card"),
       (bound(.search), "search the history"),
+      (bound(.filter), "history by reaction"),
       (bound(.openLink), "open the card's link"),
       ("Esc  q", "back"),
     ]

@@ -15,17 +15,54 @@ public struct HistoryBrowser: Sendable, Hashable {
   public var search: String?
   /// The search being typed in the hint bar, while its prompt is open.
   public var prompt: String?
+  /// The reaction the entries were chosen by (`Tab` cycles it).
+  public var filter: ReactionFilter
 
   /// Orders `entries` newest first whatever order they came in; `total` defaults to their
   /// number.
   public init(
     entries: [HistoryEntry], total: Int? = nil, search: String? = nil,
-    viewport: ListViewport = ListViewport()
+    filter: ReactionFilter = .all, viewport: ListViewport = ListViewport()
   ) {
     self.entries = entries.sorted { $0.index > $1.index }
     self.total = total ?? entries.count
     self.search = search
+    self.filter = filter
     self.viewport = viewport
+  }
+}
+
+/// Which cards the history view lists by their reaction: all, one reaction's, or those shown
+/// and not swiped. `Tab` goes round them in this order.
+public enum ReactionFilter: Sendable, Hashable, CaseIterable {
+  case all, ctfo, tfu, tifb, none
+
+  /// The next one round.
+  public var next: ReactionFilter {
+    let all = Self.allCases
+    return all[(all.firstIndex(of: self)! + 1) % all.count]
+  }
+
+  /// The reaction kept: nil keeps every entry, `.some(nil)` only those with none.
+  public var reaction: Reaction?? {
+    switch self {
+    case .all: nil
+    case .ctfo: .some(.ctfo)
+    case .tfu: .some(.tfu)
+    case .tifb: .some(.tifb)
+    case .none: .some(nil)
+    }
+  }
+
+  /// How the heading and the hint bar name it.
+  public var label: String {
+    switch self {
+    case .all: "all"
+    case .ctfo: Reaction.ctfo.rawValue
+    case .tfu: Reaction.tfu.rawValue
+    case .tifb: Reaction.tifb.rawValue
+    case .none: "no reaction"
+    }
   }
 }
 

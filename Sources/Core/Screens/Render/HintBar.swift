@@ -126,6 +126,7 @@ enum HintBar {
   static func history(_ keys: KeyBindings, found: Bool) -> [Hint] {
     [
       ("↑↓", "move"), ("Enter", "open"), (first(keys, .search), "search"),
+      (first(keys, .filter), "by reaction"),
       ("Esc", found ? "all cards" : "back"),
     ]
   }

@@ -17,7 +17,9 @@ public enum HistoryScreen {
       heading(browser), row: 0, column: 1, style: palette.title, limit: grid.width - 1,
       mark: mark)
     guard !browser.entries.isEmpty else {
-      let empty = browser.search == nil ? "No cards yet" : "No card holds this text"
+      let empty =
+        browser.search != nil
+        ? "No card holds this text" : browser.filter == .all ? "No cards yet" : "No such card yet"
       grid.drawChrome(empty, row: listTop, column: 1, style: palette.quiet)
       return
     }
@@ -35,11 +37,15 @@ public enum HistoryScreen {
 
   /// The top row: how many cards the history holds, or what a search found.
   static func heading(_ browser: HistoryBrowser) -> String {
-    guard let search = browser.search else {
-      return "History (\(Plural.count(browser.total, "card")), newest first)"
-    }
     let found = Plural.count(browser.entries.count, "card")
-    return "History: \(found) with “\(Untrusted.line(search))”, newest first"
+    switch (browser.search, browser.filter) {
+    case (nil, .all): return "History (\(Plural.count(browser.total, "card")), newest first)"
+    case (nil, let filter): return "History: \(found), \(filter.label), newest first"
+    case (let search?, .all):
+      return "History: \(found) with “\(Untrusted.line(search))”, newest first"
+    case (let search?, let filter):
+      return "History: \(found) with “\(Untrusted.line(search))”, \(filter.label), newest first"
+    }
   }
 
   private static func drawEntry(
