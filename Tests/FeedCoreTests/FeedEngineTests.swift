@@ -57,6 +57,22 @@ struct EngineDriver {
     #expect(shown == third)
   }
 
+  /// A type of four cards with a lookahead of five: the fifth card dealt is the next round's
+  /// first, the same card as one of this round's. Ready first, it still waits for this
+  /// round's cards that are ready: the card just swiped never comes straight back.
+  @Test func theReadyCardDealtFirstShowsFirst() {
+    var d = EngineDriver(types: [("a", 4)], lookahead: 5)
+    let dealt = d.pending
+    d.pending.removeAll()
+    // The first card shows; then the others get ready last dealt first.
+    d.engine.prepared(dealt[0], dealt[0])
+    var shown = [d.engine.takeNext().payload!]
+    for slot in dealt.dropFirst().reversed() { d.engine.prepared(slot, slot) }
+    for _ in 0..<3 { shown.append(d.engine.takeNext().payload!) }
+    #expect(shown.map(\.id) == dealt.prefix(4).map(\.id))
+    #expect(Set(shown.map(\.ordinal)).count == 4, "\(shown)")
+  }
+
   @Test func showingACardStartsThePreparationOfOneMore() {
     var d = EngineDriver(types: [("a", 10)], lookahead: 5)
     d.completeAll()

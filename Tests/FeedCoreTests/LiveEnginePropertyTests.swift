@@ -387,13 +387,13 @@ private struct LiveFeedModel {
     return .complete
   }
 
-  /// A swipe: the next ready card (in order of readiness, or in deal order as `ctfo next`).
+  /// A swipe: the ready card dealt first (or, as `ctfo next`, the card dealt first, waited for).
   private mutating func show(inDealOrder: Bool) -> Kind {
     let before = engine.ready.map(\.slot.id)
     let (card, effects) = engine.takeNext(inDealOrder: inDealOrder)
     guard let card else {
       note("placeholder")
-      // Guards: a card is handed out whenever one is ready (in readiness order).
+      // Guards: a card is handed out whenever one is ready.
       if !inDealOrder, !ready.isEmpty { record("the placeholder while \(ready.count) are ready") }
       absorb(effects, cancelling: [])
       return .placeholder
@@ -404,9 +404,13 @@ private struct LiveFeedModel {
       record("takeNext gave \(card) and took slots \(taken) off the ready queue")
       return .show
     }
+    let oldestReady = ready.map(\.slot.id).min()
     let q = ready.remove(at: i)
     note("show \(card) (slot \(q.slot.id), round \(q.round))")
-    if !inDealOrder, i != 0 { record("took the ready card at \(i), not the first") }
+    // Guards: the interactive feed shows the ready card dealt first.
+    if !inDealOrder, q.slot.id != oldestReady {
+      record("took slot \(q.slot.id), not the oldest ready, \(oldestReady.map(String.init) ?? "none")")
+    }
     // Guards: a ready slot shows the card its preparation was handed, not another.
     if card != q.card { record("slot \(q.slot.id) showed \(card), its card is \(q.card)") }
     // Guards: a removed card leaves both queues at once and is never dealt again.

@@ -111,8 +111,8 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     let source = CountingSource(counts: ["a": 30, "b": 30], failing: { _, o in o % 3 == 0 })
     let feed = try await makeFeed(source)
     feed.start()
-    // 20 good cards per type. Cards show in order of readiness, so the 35 shown are among the
-    // first 40 dealt (lookahead 5): 20 per type, none of them a repeat.
+    // 20 good cards per type. A ready card shows before any dealt after it, so the 35 shown
+    // are among the first 40 dealt (lookahead 5): 20 per type, none of them a repeat.
     var seen: [String] = []
     for _ in 0..<35 { seen.append(try #require(try await next(feed).card).id) }
     #expect(seen.allSatisfy { Int($0.split(separator: "-")[1])! % 3 != 0 })

@@ -86,12 +86,15 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     return effects
   }
 
-  /// Takes the first ready card (nil when none is ready: show the placeholder) and starts the
-  /// preparation of one more.
+  /// Takes the ready card dealt first (nil when none is ready: show the placeholder) and starts
+  /// the preparation of one more. A card is never waited for while another is ready; among the
+  /// ready ones the oldest deal goes first, so a type with fewer cards than the lookahead,
+  /// whose next round is dealt before this one is shown, shows this round's cards first (in
+  /// order of readiness the card just swiped could come straight back).
   ///
   /// `inDealOrder` waits instead for the oldest card dealt, so that the order shown depends
   /// only on the seed and not on which preparation finished first: reproducible output for
-  /// `ctfo next --seed`. The interactive feed shows cards in order of readiness.
+  /// `ctfo next --seed`.
   public mutating func takeNext(inDealOrder: Bool = false) -> (
     payload: Payload?, effects: [FeedEffect]
   ) {
@@ -106,10 +109,9 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   }
 
   private func nextReadyIndex(inDealOrder: Bool) -> Int? {
-    guard inDealOrder else { return ready.isEmpty ? nil : ready.startIndex }
     var oldest: Int?
     // `update` gives a slot a new id in place: the oldest is the smallest id, not the first.
-    var oldestID = preparing.lazy.map(\.id).min() ?? .max
+    var oldestID = inDealOrder ? preparing.lazy.map(\.id).min() ?? .max : .max
     for i in ready.indices where ready[i].slot.id < oldestID {
       oldest = i
       oldestID = ready[i].slot.id
