@@ -30,7 +30,7 @@ struct LiveServicesTests {
         HistoryEntry(index: 0, cardID: "f1", type: "fact", title: "Title of f1", shownAt: 5),
       ])
     #expect(home.services.historyCount() == 2)
-    #expect(home.services.history(limit: 10, matching: "j1").map(\.cardID) == ["j1"])
+    #expect(home.services.history(limit: 10, matching: "j1", reaction: nil).map(\.cardID) == ["j1"])
   }
 
   @Test func aSwipeAndItsUndoAreTheRowsTheWritesAskFor() async throws {

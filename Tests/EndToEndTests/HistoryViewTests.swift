@@ -67,4 +67,28 @@ import Testing
     let all = try await app.tmux.waitFor(text: "History (4 cards")
     #expect(Self.listed(all) == titles.reversed(), "\(all)")
   }
+
+  /// On screen: cards swiped up, right, up and left; in the history view Tab lists the two
+  /// CTFO cards alone under "2 cards, CTFO", Tab again the TFU one, and three more Tabs all
+  /// five again (the card on screen has no reaction).
+  @Test func tabListsTheCardsOfOneReaction() async throws {
+    let app = try AppUnderTest(deck: deck)
+    defer { app.stop() }
+    var titles = [try await app.waitForCard(after: nil)]
+    for key in ["Up", "Right", "Up", "Left"] {
+      try app.tmux.send(key)
+      titles.append(try await app.waitForCard(after: titles.last))
+    }
+    try app.tmux.send("Down")
+    try await app.tmux.waitFor(text: "History (5 cards")
+    try app.tmux.send("Tab")
+    let loved = try await app.tmux.waitFor(text: "History: 2 cards, CTFO")
+    #expect(Self.listed(loved) == [titles[2], titles[0]], "\(loved)")
+    try app.tmux.send("Tab")
+    let liked = try await app.tmux.waitFor(text: "History: 1 card, TFU")
+    #expect(Self.listed(liked) == [titles[1]], "\(liked)")
+    try app.tmux.send("Tab", "Tab", "Tab")
+    let all = try await app.tmux.waitFor(text: "History (5 cards")
+    #expect(Self.listed(all) == titles.reversed(), "\(all)")
+  }
 }

@@ -341,7 +341,7 @@ public struct StateStore: Sendable {
     try db.run("DELETE FROM tombstones WHERE history_idx = ?", [.integer(t.historyIndex)])
   }
 
-  private static func historyEntry(_ row: Statement) -> HistoryEntry {
+  static func historyEntry(_ row: Statement) -> HistoryEntry {
     HistoryEntry(
       index: Int(row.integer(0)), cardID: row.text(1) ?? "", type: row.text(2) ?? "",
       title: row.text(3), shownAt: row.real(4),
