@@ -110,7 +110,7 @@ import Testing
     #expect(try cli.run(["next", "-n", "24"]).status == 0)
     #expect(try cli.run(["history", "--json"]).objects.count == 20)
     #expect(try cli.run(["next", "--help"]).stdout.contains("How many cards (default 1)."))
-    #expect(try cli.run(["history", "--help"]).stdout.contains("How many entries (default 20)."))
+    #expect(try cli.run(["history", "--help"]).stdout.contains("How many entries (default 20;"))
     let pull = try cli.run(["pull", "--help"]).stdout
     #expect(pull.contains("Seconds to wait for the server (default 10)."))
     #expect(!pull.contains("(default: 10)"), "the default said twice")
