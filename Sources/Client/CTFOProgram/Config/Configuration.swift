@@ -42,10 +42,12 @@ public struct Configuration: Equatable, Sendable {
   /// `motion = "none"`: a swipe is one frame, no slide-out (the default with
   /// `CTFO_REDUCE_MOTION=1`; `--no-motion` too).
   public var motion = Motion.full
+  /// `clipboard = false`: `y` copies nothing (OSC 52 is off).
+  public var clipboard = true
 
   public static let keys = [
     "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
-    "feed", "precache-budget", "analytics", "hooks.reaction", "motion",
+    "feed", "precache-budget", "analytics", "hooks.reaction", "motion", "clipboard",
   ] + AnalyticsSettings.keys.map { "analytics." + $0 }
 
   public init() {}
@@ -189,6 +191,9 @@ public struct Configuration: Equatable, Sendable {
         throw bad("a number of MiB from 0 to 4096")
       }
       precacheBudget = n << 20
+    case "clipboard":
+      guard let on = Bool(value) else { throw bad("true or false") }
+      clipboard = on
     case "motion":
       guard let m = Motion(rawValue: value) else { throw bad("full or none") }
       motion = m
