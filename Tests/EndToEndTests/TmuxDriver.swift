@@ -75,6 +75,10 @@ final class TmuxDriver {
   }
 
   /// A tmux format value of the pane, e.g. "#{alternate_on}".
+  /// Runs a tmux command on this server (`set-option`, `pipe-pane`, `show-buffer`...).
+  @discardableResult
+  func command(_ arguments: String...) throws -> String { try tmux(arguments) }
+
   func format(_ format: String) throws -> String {
     try tmux("display-message", "-p", "-t", "0", format).trimmingCharacters(
       in: .whitespacesAndNewlines)

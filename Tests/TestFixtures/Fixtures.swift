@@ -81,9 +81,11 @@ public enum Fixtures {
   /// A state showing `card` on the feed at position 7.
   public static func showing(
     _ card: Card, width: Int = 80, height: Int = 24, mark: TruncationMark = .ellipsis,
-    motion: Motion = .full
+    motion: Motion = .full, clipboard: Bool = true, ascii: Bool = false
   ) -> AppState {
-    var state = AppState(width: width, height: height, mark: mark, motion: motion)
+    var state = AppState(
+      width: width, height: height, mark: mark, motion: motion, clipboard: clipboard,
+      ascii: ascii)
     state.types = types
     state.feed = .card(
       ShownCard(prepared: prepared(card, width: width, height: height), position: 7))

@@ -15,7 +15,7 @@ public final class TerminalSession {
   let window: UnsafeMutablePointer<WINDOW>
   let input: Int32
   let signals: SignalRoute
-  private let files: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
+  let files: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
   /// The grid on screen, for diffing; nil when the next draw must repaint everything.
   var shown: CellGrid?
   /// Set while stopped by our own Ctrl-Z, whose SIGCONT needs no second repaint.

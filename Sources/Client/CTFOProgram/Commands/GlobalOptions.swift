@@ -62,6 +62,11 @@ struct GlobalOptions: ParsableArguments {
     name: .customLong("no-motion"),
     help: "Draw a swipe as one frame, no slide-out (as do motion = \"none\" and CTFO_REDUCE_MOTION=1).")
   var noMotion = false
+
+  @Flag(
+    name: .long,
+    help: "Draw borders, marks and arrows in ASCII only (as do ascii = true and CTFO_ASCII=1).")
+  var ascii = false
 }
 
 extension GlobalOptions {
@@ -69,6 +74,7 @@ extension GlobalOptions {
     OptionValues(
       home: home, deck: deck, seed: seed, lookahead: lookahead, undoLimit: undoLimit,
       onReplace: onReplace, onLaunch: onLaunch, server: server, feed: feed,
-      noAnalytics: noAnalytics, noMotion: noMotion)
+      noAnalytics: noAnalytics, noMotion: noMotion,
+      ascii: ascii)
   }
 }

@@ -15,12 +15,16 @@ public struct OptionValues: Equatable, Sendable {
   public var noAnalytics = false
   /// `--no-motion`: a swipe is one frame (`motion = "none"`).
   public var noMotion = false
+  /// `--ascii`: the screens draw in ASCII (`ascii = true`).
+  public var ascii = false
 
   public init(
     home: String? = nil, deck: [String] = [], seed: UInt64? = nil, lookahead: Int? = nil,
     undoLimit: Int? = nil, onReplace: String? = nil, onLaunch: String? = nil,
-    server: String? = nil, feed: String? = nil, noAnalytics: Bool = false, noMotion: Bool = false
+    server: String? = nil, feed: String? = nil, noAnalytics: Bool = false, noMotion: Bool = false,
+    ascii: Bool = false
   ) {
+    self.ascii = ascii
     self.noMotion = noMotion
     self.feed = feed
     self.noAnalytics = noAnalytics

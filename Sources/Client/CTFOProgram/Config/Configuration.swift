@@ -42,10 +42,15 @@ public struct Configuration: Equatable, Sendable {
   /// `motion = "none"`: a swipe is one frame, no slide-out (the default with
   /// `CTFO_REDUCE_MOTION=1`; `--no-motion` too).
   public var motion = Motion.full
+  /// `clipboard = false`: `y` copies nothing (OSC 52 is off).
+  public var clipboard = true
+  /// `ascii = true`: the screens draw their borders, marks and arrows in ASCII, and cut text
+  /// ends with "..." (the default with `CTFO_ASCII=1`; `--ascii` too).
+  public var ascii = false
 
   public static let keys = [
     "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
-    "feed", "precache-budget", "analytics", "hooks.reaction", "motion",
+    "feed", "precache-budget", "analytics", "hooks.reaction", "motion", "clipboard", "ascii",
   ] + AnalyticsSettings.keys.map { "analytics." + $0 }
 
   public init() {}
@@ -57,6 +62,7 @@ public struct Configuration: Equatable, Sendable {
   public static func read(file: String) throws(CLIError) -> Configuration {
     var config = Configuration()
     if Environment.reducesMotion { config.motion = .none }
+    if Environment.asksForASCII { config.ascii = true }
     guard let bytes = try readFile(file) else { return config }
     let entries: [ConfigEntry]
     do {
@@ -134,6 +140,7 @@ public struct Configuration: Equatable, Sendable {
     }
     if flags.noAnalytics || Environment.doNotTrack { analytics.enabled = false }
     if flags.noMotion { motion = .none }
+    if flags.ascii { ascii = true }
   }
 
   /// Sets one setting from its text; `origin` names where it came from in the error.
@@ -189,6 +196,12 @@ public struct Configuration: Equatable, Sendable {
         throw bad("a number of MiB from 0 to 4096")
       }
       precacheBudget = n << 20
+    case "ascii":
+      guard let on = Bool(value) else { throw bad("true or false") }
+      ascii = on
+    case "clipboard":
+      guard let on = Bool(value) else { throw bad("true or false") }
+      clipboard = on
     case "motion":
       guard let m = Motion(rawValue: value) else { throw bad("full or none") }
       motion = m

@@ -122,6 +122,7 @@ struct Launch {
   /// (Only its variables are read: a map of the whole environment was a measurable part of
   /// `ctfo next`'s work.)
   var mark: TruncationMark {
+    if configuration.ascii { return .ascii }
     var environment: [String: String] = [:]
     for name in TruncationMark.variables { environment[name] = Environment.variable(name) }
     return TruncationMark(environment: environment)

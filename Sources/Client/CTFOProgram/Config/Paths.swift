@@ -88,6 +88,12 @@ public enum Environment {
     return !["", "0", "false"].contains(value.lowercased())
   }
 
+  /// `CTFO_ASCII` is set to anything but empty or `0`: the screens draw in ASCII.
+  public static var asksForASCII: Bool {
+    guard let value = variable("CTFO_ASCII") else { return false }
+    return !["", "0"].contains(value)
+  }
+
   /// Every variable of the process's environment.
   public static func all() -> [String: String] {
     var variables: [String: String] = [:]

@@ -134,7 +134,8 @@ enum Interactive {
     let machine = AppMachine(
       screen: AppState(
         width: size.width, height: size.height, mark: mark, keys: launch.keys,
-        motion: launch.configuration.motion),
+        motion: launch.configuration.motion, clipboard: launch.configuration.clipboard,
+        ascii: launch.configuration.ascii),
       session: services.session(window: window, returning: try launch.state.returning()),
       analytics: launch.state.analytics != nil,
       hooks: launch.configuration.reactionHook != nil, disabledTypes: services.disabledTypes(),

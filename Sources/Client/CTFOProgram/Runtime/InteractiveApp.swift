@@ -157,6 +157,9 @@ final class InteractiveApp {
     case .resizeTextArea(let area):
       services.resize(textArea: area)
       return nil
+    case .copy(let text):
+      session.copyToClipboard(text)
+      return nil
     case .openURL(let url):
       return .urlOpened(failure: session.whileSuspended { LinkOpener.open(url) })
     case .pull:

@@ -22,6 +22,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
   case pull
   /// On the feed: dismiss the server's notification.
   case dismiss
+  /// On the feed and in the whole card: copy the card to the clipboard (OSC 52).
+  case copy
 }
 
 /// Which keys do what: the defaults, changed by config.toml's `[keys]` table. Each key does
@@ -42,7 +44,7 @@ public struct KeyBindings: Sendable, Hashable {
     .settings: [.character("s")], .help: [.character("?")], .quit: [.character("q")],
     .openLink: [.character("o")], .search: [.character("/")], .filter: [.tab],
     .pull: [.character("r")],
-    .dismiss: [.character("c")],
+    .dismiss: [.character("c")], .copy: [.character("y")],
   ])
 
   private init(byAction: [KeyAction: [Key]]) {

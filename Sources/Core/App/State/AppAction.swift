@@ -92,6 +92,9 @@ public enum AppEffect: Sendable, Hashable {
   /// Open an http or https link (checked with `WebLink.isOpenable`) in the user's browser;
   /// answer `.urlOpened`.
   case openURL(String)
+  /// Put `text` (sanitised, at most `ClipboardText.maxBytes`) on the terminal's clipboard with
+  /// OSC 52.
+  case copy(String)
   /// Pull from the server now (in the background; its end comes as `.serverChanged`).
   case pull
   /// The notification was read: it does not show again.

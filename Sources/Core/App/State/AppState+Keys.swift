@@ -73,6 +73,9 @@ extension AppState {
     case .help: mode = .help(origin: .feed)
     case .quit: return [.quit]
     case .pull: return [.pull]
+    case .copy:
+      guard case .card(let shown) = feed else { break }
+      return copy(shown.prepared)
     case .dismiss:
       guard let notice = server.notice else { break }
       server.notices.removeFirst()
@@ -182,6 +185,7 @@ extension AppState {
 
   private mutating func pressInFullCard(_ key: Key, _ view: FullCardView) -> [AppEffect] {
     if keys.action(for: key) == .openLink { return openLink(of: view.card) }
+    if keys.action(for: key) == .copy { return copy(view.card) }
     let rows = Geometry.fullCardRows(height: height)
     if let delta = Self.listMove(key, page: rows) {
       var view = view
@@ -202,6 +206,18 @@ extension AppState {
       return mode == .feed ? fetchIfIdle() : []
     default: return []
     }
+  }
+
+  /// Copies the card's title, text, source and link to the clipboard, and says so; says why
+  /// not when `clipboard = false`.
+  private mutating func copy(_ card: PreparedCard) -> [AppEffect] {
+    guard clipboard else {
+      message = "Copying is off (clipboard = false in config.toml)"
+      return []
+    }
+    let text = ClipboardText.of(card.card)
+    message = "Copied the card to the clipboard (\(text.utf8.count) bytes)"
+    return [.copy(text)]
   }
 
   /// Opens the card's link when it is an http or https URL; says why not otherwise.

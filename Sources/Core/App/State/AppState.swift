@@ -32,18 +32,24 @@ public struct AppState: Sendable, Hashable {
   public let keys: KeyBindings
   /// Whether a swipe slides out (`motion` in config.toml).
   public let motion: Motion
+  /// Whether `y` copies a card to the clipboard (`clipboard` in config.toml).
+  public let clipboard: Bool
+  /// Whether the screens draw only ASCII of their own (`--ascii`, `ascii` in config.toml).
+  public let ascii: Bool
   /// The server's mark and notification (nothing without a server).
   public var server = ServerLine()
 
   public init(
     width: Int, height: Int, mark: TruncationMark = .ellipsis, keys: KeyBindings = .standard,
-    motion: Motion = .full
+    motion: Motion = .full, clipboard: Bool = true, ascii: Bool = false
   ) {
+    self.ascii = ascii
     self.width = width
     self.height = height
     self.mark = mark
     self.keys = keys
     self.motion = motion
+    self.clipboard = clipboard
   }
 
   /// The effects that start the app.

@@ -18,6 +18,7 @@ public enum HelpText {
       (bound(.settings), "settings: card types"),
       (bound(.pull), "pull from the server"),
       (bound(.dismiss), "dismiss the notice"),
+      (bound(.copy), "copy the card (OSC 52)"),
       (bound(.help), "this help"),
       (bound(.quit, ["Ctrl-C"]), "quit"),
       ("", ""),

@@ -10,6 +10,11 @@ import CardText
 public enum AppScreen {
   /// Renders `state` into `grid` (sized to the terminal), replacing every cell.
   public static func render(_ state: AppState, into grid: inout CellGrid, colour: Bool) {
+    draw(state, into: &grid, colour: colour)
+    if state.ascii { AsciiChrome.fold(&grid) }
+  }
+
+  private static func draw(_ state: AppState, into grid: inout CellGrid, colour: Bool) {
     let palette = Palette(colour: colour)
     grid.clear(row: 0, column: 0, width: grid.width, height: grid.height)
     guard Geometry.fits(width: grid.width, height: grid.height) else {
