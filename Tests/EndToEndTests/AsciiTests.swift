@@ -27,10 +27,19 @@ import Testing
     defer { app.stop() }
     // The app's first frame may come before the log starts; every screen after it is logged.
     try app.tmux.command("pipe-pane", "-o", "-t", "0", "cat >> '\(log.path)'")
-    let first = try await app.waitForCard(after: nil)
+    // The hint bar's arrows are ASCII too: "> TFU" where it would read "→ TFU".
+    let hint = how == "default" ? "→ TFU" : "> TFU"
+    func card(after previous: String?) async throws -> String {
+      let screen = try await app.tmux.waitFor("a card after \(previous ?? "none")") { screen in
+        screen.contains { $0.contains(hint) }
+          && AppUnderTest.cardTitle(screen).map { $0 != previous } ?? false
+      }
+      return AppUnderTest.cardTitle(screen)!
+    }
+    let first = try await card(after: nil)
     for key in ["Right", "Enter", "Escape", "Down", "Escape", "?", "Escape", "q"] {
       try app.tmux.send(key)
-      if key == "Right" { _ = try await app.waitForCard(after: first) }
+      if key == "Right" { _ = try await card(after: first) }
     }
     try await app.tmux.waitFor(text: "exit=0")
     // pipe-pane's `cat` writes in its own time: the log is whole once it holds the exit line.
