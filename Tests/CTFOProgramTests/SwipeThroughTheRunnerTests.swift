@@ -47,6 +47,7 @@ private struct Loop {
     switch effect {
     case .takeFromFeed: return .fed(services.takeFromFeed())
     case .findUndoCard(let id): return .undoCard(services.undoCard(id: id))
+    case .findBroughtBack(let id): return .broughtBackCard(services.card(id: id))
     case .askEnabledTypes(let type, let enabled, let confirmed):
       return .enabledTypes(
         services.enabledTypes(), type: type, enabled: enabled, confirmed: confirmed)

@@ -91,4 +91,45 @@ import Testing
     let all = try await app.tmux.waitFor(text: "History (5 cards")
     #expect(Self.listed(all) == titles.reversed(), "\(all)")
   }
+
+  /// On screen: six cards, five swipes right; in the history `u` on the fourth card back
+  /// shows it on the feed, and → brings the next three back in order, then the card that was
+  /// on screen. The history listed the two cards left before the ones pushed back.
+  @Test func uOnTheFourthCardBackUndoesFourSwipes() async throws {
+    let app = try AppUnderTest(deck: deck)
+    defer { app.stop() }
+    let titles = try await titles(app, swipes: 5)
+    try app.tmux.send("Down")
+    try await app.tmux.waitFor(text: "History (6 cards")
+    try app.tmux.send("j", "j", "j", "j", "u")
+    try await app.tmux.waitFor("\(titles[1]) back on the feed") { screen in
+      screen.contains { $0.contains("→ TFU") } && AppUnderTest.cardTitle(screen) == titles[1]
+    }
+    try app.tmux.send("Down")
+    let history = try await app.tmux.waitFor(text: "History (2 cards")
+    #expect(Self.listed(history) == [titles[1], titles[0]], "\(history)")
+    try app.tmux.send("Escape")
+    var back: [String] = []
+    var last = titles[1]
+    for _ in 0..<4 {
+      try app.tmux.send("Right")
+      last = try await app.waitForCard(after: last)
+      back.append(last)
+    }
+    #expect(back == Array(titles[2...5]))
+  }
+
+  /// On screen: `b` on the oldest card in the history says it comes next, and after → it does.
+  @Test func bDealsTheChosenCardNext() async throws {
+    let app = try AppUnderTest(deck: deck)
+    defer { app.stop() }
+    let titles = try await titles(app, swipes: 2)
+    try app.tmux.send("Down")
+    try await app.tmux.waitFor(text: "History (3 cards")
+    try app.tmux.send("j", "j", "b")
+    try await app.tmux.waitFor(text: "“\(titles[0])” comes next")
+    try app.tmux.send("Escape", "Right")
+    let next = try await app.waitForCard(after: titles[2])
+    #expect(next == titles[0])
+  }
 }

@@ -24,6 +24,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
   case dismiss
   /// On the feed and in the whole card: copy the card to the clipboard (OSC 52).
   case copy
+  /// In the history view: deal the chosen card next, its history row left as it is.
+  case bringBack = "bring-back"
 }
 
 /// Which keys do what: the defaults, changed by config.toml's `[keys]` table. Each key does
@@ -44,7 +46,7 @@ public struct KeyBindings: Sendable, Hashable {
     .settings: [.character("s")], .help: [.character("?")], .quit: [.character("q")],
     .openLink: [.character("o")], .search: [.character("/")], .filter: [.tab],
     .pull: [.character("r")],
-    .dismiss: [.character("c")], .copy: [.character("y")],
+    .dismiss: [.character("c")], .copy: [.character("y")], .bringBack: [.character("b")],
   ])
 
   private init(byAction: [KeyAction: [Key]]) {

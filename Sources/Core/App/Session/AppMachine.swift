@@ -26,6 +26,8 @@ public struct AppMachine: Sendable {
     case fed(FeedItem)
     /// The answer to `.findUndoCard`: the newest swipe's card, nil when its source removed it.
     case undoCard(PreparedCard?)
+    /// The answer to `.findBroughtBack`: the card, laid out; nil when no deck holds it now.
+    case broughtBackCard(PreparedCard?)
     /// The answer to `.askEnabledTypes`: the types enabled now, and the change asked for.
     case enabledTypes(Set<String>, type: String, enabled: Bool, confirmed: Bool)
     /// The state writer's reports since the last ones, in order (on every wake-up).
@@ -52,6 +54,9 @@ public struct AppMachine: Sendable {
     case takeFromFeed
     /// Find the card of the newest swipe (`id`), laid out for the screen; answer `.undoCard`.
     case findUndoCard(id: String)
+    /// Find the card `b` brings back (`id`), laid out for the screen; answer
+    /// `.broughtBackCard`.
+    case findBroughtBack(id: String)
     /// Answer `.enabledTypes` with the types enabled now.
     case askEnabledTypes(type: String, enabled: Bool, confirmed: Bool)
     /// The feed deals these types now; answer `.app(.settingChanged(.applied(statuses)))`.
@@ -89,6 +94,10 @@ public struct AppMachine: Sendable {
   private var focus: Focus?
   /// The history is open: opening it again (a search, a page) is not a new "HistoryOpened".
   private var inHistory = false
+  /// Undos still to run of a `u` on a history card, one after the other.
+  private var undosLeft = 0
+  /// The card `b` brought back, dealt after the card on screen.
+  private var broughtBack: PreparedCard?
   /// The reactions made final by each write not yet committed, by the write's sequence.
   public private(set) var finalAfterWrite: [UInt64: [FinalReaction]] = [:]
   /// The app quits: the screens take no more actions.
@@ -135,6 +144,9 @@ public struct AppMachine: Sendable {
       return deal(session.next(now: now) { item }, now: now)
     case .undoCard(let back):
       return undo(back, now: now)
+    case .broughtBackCard(let card):
+      broughtBack = card ?? broughtBack
+      return reduceScreen(.broughtBack(card.map { $0.card.title ?? $0.card.id }), now: now)
     case .enabledTypes(let enabledNow, let type, let enabled, let confirmed):
       let decision = session.setEnabled(
         type, enabled, confirmed: confirmed, enabledNow: enabledNow, now: now)
@@ -191,11 +203,17 @@ public struct AppMachine: Sendable {
       switch effect {
       case .takeNext:
         inHistory = false
-        // The feed is asked only when the session has no card of its own to show.
-        out +=
-          session.dealsWithoutFeed
-          ? deal(session.next(now: now) { .loading }, now: now)
-          : [.takeFromFeed]
+        // The feed is asked only when the session has no card of its own to show, nor one
+        // that `b` brought back.
+        if !session.dealsWithoutFeed, let card = broughtBack {
+          broughtBack = nil
+          out += deal(session.next(now: now) { .card(card) }, now: now)
+        } else {
+          out +=
+            session.dealsWithoutFeed
+            ? deal(session.next(now: now) { .loading }, now: now)
+            : [.takeFromFeed]
+        }
       case .swipe(let card, let direction):
         inHistory = false
         session.swipe(card, direction, events: endFocus(now: now))
@@ -205,6 +223,19 @@ public struct AppMachine: Sendable {
           continue
         }
         out.append(.findUndoCard(id: newest.cardID))
+      case .undoTo(let index):
+        let tombstones = session.window.tombstones
+        guard let place = tombstones.firstIndex(where: { $0.historyIndex == index }),
+          let newest = tombstones.last
+        else {
+          out += reduceScreen(.undoRefused(Self.notUndoable(limit: session.window.configuration.limit)), now: now)
+          continue
+        }
+        // One undo at a time, each as `u` does it; the next starts when this one is done.
+        undosLeft = tombstones.count - place - 1
+        out.append(.findUndoCard(id: newest.cardID))
+      case .bringBack(let id):
+        out.append(.findBroughtBack(id: id))
       case .loadHistory:
         if !inHistory {
           inHistory = true
@@ -252,10 +283,26 @@ public struct AppMachine: Sendable {
     case .restored(let restored):
       focus = Focus(
         id: restored.prepared.card.id, type: restored.prepared.card.type, since: now)
-      return reduceScreen(.undone(restored), now: now)
-    case .nothing: return reduceScreen(.undone(nil), now: now)
-    case .gone(let reason): return reduceScreen(.undoRefused(reason), now: now)
+      let shown = reduceScreen(.undone(restored), now: now)
+      guard undosLeft > 0, let newest = session.window.tombstones.last else {
+        undosLeft = 0
+        return shown
+      }
+      undosLeft -= 1
+      return shown + [.findUndoCard(id: newest.cardID)]
+    case .nothing:
+      undosLeft = 0
+      return reduceScreen(.undone(nil), now: now)
+    case .gone(let reason):
+      undosLeft = 0
+      return reduceScreen(.undoRefused(reason), now: now)
     }
+  }
+
+  /// Why `u` on a history card undoes nothing: its swipe is older than the undo window's, or
+  /// it was never swiped (or its swipe was undone).
+  static func notUndoable(limit: Int) -> String {
+    "Only a card swiped in the last \(limit) swipes can be undone to, and not this one"
   }
 
   /// The writer's reports reach the session; a commit runs the hook on the reactions it made

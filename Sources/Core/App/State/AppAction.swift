@@ -32,6 +32,8 @@ public enum AppAction: Sendable, Hashable {
     [HistoryEntry], total: Int, search: String? = nil, filter: ReactionFilter = .all)
   /// The result of `.openCard`: nil when the card can no longer be found.
   case cardOpened(PreparedCard?)
+  /// The result of `.bringBack`: the card's title (or id), nil when it can no longer be found.
+  case broughtBack(String?)
   /// The result of `.loadSettings`.
   case settingsLoaded([TypeStatus], problems: [String])
   /// The result of `.setEnabled`.
@@ -83,6 +85,11 @@ public enum AppEffect: Sendable, Hashable {
   case loadHistory(limit: Int, search: String? = nil, filter: ReactionFilter = .all)
   /// Answer `.cardOpened` with the card behind a history entry.
   case openCard(id: String)
+  /// Undo every swipe back to the one of history row `historyIndex`, newest first, as that
+  /// many `undo`s; answer `.undoRefused` when that swipe is not in the undo window.
+  case undoTo(historyIndex: Int)
+  /// Deal the card `id` next, after the card on screen; answer `.broughtBack`.
+  case bringBack(id: String)
   /// Answer `.settingsLoaded`.
   case loadSettings
   /// Enable or disable a type; answer `.settingChanged`. `confirmed` is true after a yes.

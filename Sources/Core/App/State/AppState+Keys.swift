@@ -136,10 +136,22 @@ extension AppState {
       mode = .history(browser)
       return []
     }
+    let selected =
+      browser.entries.indices.contains(browser.viewport.selection)
+      ? browser.entries[browser.viewport.selection] : nil
+    switch keys.action(for: key) {
+    case .undo:
+      guard let selected else { return [] }
+      return [.undoTo(historyIndex: selected.index)]
+    case .bringBack:
+      guard let selected else { return [] }
+      return [.bringBack(id: selected.cardID)]
+    default: break
+    }
     switch key {
     case .enter, .space:
-      guard browser.entries.indices.contains(browser.viewport.selection) else { return [] }
-      return [.openCard(id: browser.entries[browser.viewport.selection].cardID)]
+      guard let selected else { return [] }
+      return [.openCard(id: selected.cardID)]
     case .escape where browser.search != nil:
       return [.loadHistory(limit: Self.historyLimit, filter: browser.filter)]
     case .escape, .character("q"): return returnToFeed()

@@ -86,6 +86,9 @@ public struct AppState: Sendable, Hashable {
     case .historyLoaded(let entries, let total, let search, let filter):
       mode = .history(HistoryBrowser(entries: entries, total: total, search: search, filter: filter))
     case .cardOpened(let card): open(card)
+    case .broughtBack(let title):
+      // The hint bar sanitises what it draws.
+      message = title.map { "“\($0)” comes next" } ?? "That card is in no deck now"
     case .settingsLoaded(let statuses, let problems): openSettings(statuses, problems: problems)
     case .settingChanged(let outcome): settingChanged(outcome)
     case .urlOpened(let failure): message = failure
@@ -133,6 +136,8 @@ public struct AppState: Sendable, Hashable {
     card.prepared = fitted(card.prepared)
     slide = nil
     feed = .card(card)
+    // An undo from the history (`u` on a card) shows the card it brought back.
+    if case .history = mode { mode = .feed }
   }
 
   /// Learns the types' labels; an open settings screen shows the new counts and settings.

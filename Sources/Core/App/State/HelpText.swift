@@ -24,6 +24,8 @@ public enum HelpText {
       ("", ""),
       ("↑↓ PgUp PgDn", "move in lists, scroll"),
       ("Enter", "open a history card"),
+      (bound(.undo), "undo back to a history card"),
+      (bound(.bringBack), "bring a history card back next"),
       (bound(.search), "search the history"),
       (bound(.filter), "history by reaction"),
       (bound(.openLink), "open the card's link"),
