@@ -173,7 +173,7 @@ final class InteractiveApp {
       quitting = true
       return nil
     // The machine does these on its session.
-    case .takeNext, .swipe, .undo, .setEnabled: return nil
+    case .takeNext, .swipe, .undo, .undoTo, .bringBack, .setEnabled: return nil
     }
   }
 

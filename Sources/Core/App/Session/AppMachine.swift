@@ -301,7 +301,7 @@ public struct AppMachine: Sendable {
 
   /// Why `u` on a history card undoes nothing: its swipe is older than the undo window's, or
   /// it was never swiped (or its swipe was undone).
-  static func notUndoable(limit: Int) -> String {
+  public static func notUndoable(limit: Int) -> String {
     "Only a card swiped in the last \(limit) swipes can be undone to, and not this one"
   }
 

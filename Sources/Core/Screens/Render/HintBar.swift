@@ -125,9 +125,9 @@ enum HintBar {
   /// The history view's hints; Esc lists every card again once a search found some.
   static func history(_ keys: KeyBindings, found: Bool) -> [Hint] {
     [
-      ("↑↓", "move"), ("Enter", "open"), (first(keys, .undo), "undo to"),
-      (first(keys, .bringBack), "bring back"), (first(keys, .search), "search"),
-      (first(keys, .filter), "by reaction"),
+      ("↑↓", "move"), ("Enter", "open"), (first(keys, .search), "search"),
+      (first(keys, .filter), "filter"), (first(keys, .undo), "undo to"),
+      (first(keys, .bringBack), "bring back"),
       ("Esc", found ? "all cards" : "back"),
     ]
   }
