@@ -150,6 +150,10 @@ public struct Configuration: Equatable, Sendable {
     func bad(_ allowed: String) -> CLIError {
       CLIError("\(subject) must be \(allowed) (got '\(value)')")
     }
+    func boolean() throws(CLIError) -> Bool {
+      guard let on = Bool(value) else { throw bad("true or false") }
+      return on
+    }
     switch key {
     case "undo-limit":
       guard let n = Int(value), (0...1000).contains(n) else {
@@ -188,20 +192,14 @@ public struct Configuration: Equatable, Sendable {
     case "feed":
       guard let f = PullFeed(rawValue: value) else { throw bad("hot or recent") }
       feed = f
-    case "analytics", "analytics.enabled":
-      guard let on = Bool(value) else { throw bad("true or false") }
-      analytics.enabled = on
+    case "analytics", "analytics.enabled": analytics.enabled = try boolean()
     case "precache-budget":
       guard let n = Int(value), (0...4096).contains(n) else {
         throw bad("a number of MiB from 0 to 4096")
       }
       precacheBudget = n << 20
-    case "ascii":
-      guard let on = Bool(value) else { throw bad("true or false") }
-      ascii = on
-    case "clipboard":
-      guard let on = Bool(value) else { throw bad("true or false") }
-      clipboard = on
+    case "ascii": ascii = try boolean()
+    case "clipboard": clipboard = try boolean()
     case "motion":
       guard let m = Motion(rawValue: value) else { throw bad("full or none") }
       motion = m
