@@ -8,7 +8,8 @@ import Testing
     let page = try String(
       contentsOfFile: CommandLine.repositoryRoot + "/Resources/man/ctfo.1", encoding: .utf8)
     for command in [
-      "next", "types", "enable", "disable", "history", "deck check", "pull", "status",
+      "next", "types", "enable", "disable", "history", "deck check", "deck preview", "pull",
+      "status",
     ] {
       #expect(page.contains(".B ctfo \(command)"), "the synopsis has \(command)")
     }
