@@ -67,6 +67,11 @@ struct GlobalOptions: ParsableArguments {
     name: .long,
     help: "Draw borders, marks and arrows in ASCII only (as do ascii = true and CTFO_ASCII=1).")
   var ascii = false
+
+  @Flag(
+    name: .long,
+    help: "Plain lines, no full screen: each card printed once, a line per action (as does linear = true).")
+  var linear = false
 }
 
 extension GlobalOptions {
@@ -75,6 +80,6 @@ extension GlobalOptions {
       home: home, deck: deck, seed: seed, lookahead: lookahead, undoLimit: undoLimit,
       onReplace: onReplace, onLaunch: onLaunch, server: server, feed: feed,
       noAnalytics: noAnalytics, noMotion: noMotion,
-      ascii: ascii)
+      ascii: ascii, linear: linear)
   }
 }

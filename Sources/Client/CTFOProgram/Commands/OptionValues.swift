@@ -17,14 +17,17 @@ public struct OptionValues: Equatable, Sendable {
   public var noMotion = false
   /// `--ascii`: the screens draw in ASCII (`ascii = true`).
   public var ascii = false
+  /// `--linear`: plain lines, no full screen (`linear = true`).
+  public var linear = false
 
   public init(
     home: String? = nil, deck: [String] = [], seed: UInt64? = nil, lookahead: Int? = nil,
     undoLimit: Int? = nil, onReplace: String? = nil, onLaunch: String? = nil,
     server: String? = nil, feed: String? = nil, noAnalytics: Bool = false, noMotion: Bool = false,
-    ascii: Bool = false
+    ascii: Bool = false, linear: Bool = false
   ) {
     self.ascii = ascii
+    self.linear = linear
     self.noMotion = noMotion
     self.feed = feed
     self.noAnalytics = noAnalytics

@@ -47,10 +47,12 @@ public struct Configuration: Equatable, Sendable {
   /// `ascii = true`: the screens draw their borders, marks and arrows in ASCII, and cut text
   /// ends with "..." (the default with `CTFO_ASCII=1`; `--ascii` too).
   public var ascii = false
+  /// `linear = true` (`--linear`): plain lines, no full screen (`LinearDisplay`).
+  public var linear = false
 
   public static let keys = [
     "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
-    "feed", "precache-budget", "analytics", "hooks.reaction", "motion", "clipboard", "ascii",
+    "feed", "precache-budget", "analytics", "hooks.reaction", "motion", "clipboard", "ascii", "linear",
   ] + AnalyticsSettings.keys.map { "analytics." + $0 }
 
   public init() {}
@@ -141,6 +143,7 @@ public struct Configuration: Equatable, Sendable {
     if flags.noAnalytics || Environment.doNotTrack { analytics.enabled = false }
     if flags.noMotion { motion = .none }
     if flags.ascii { ascii = true }
+    if flags.linear { linear = true }
   }
 
   /// Sets one setting from its text; `origin` names where it came from in the error.
@@ -199,6 +202,7 @@ public struct Configuration: Equatable, Sendable {
       }
       precacheBudget = n << 20
     case "ascii": ascii = try boolean()
+    case "linear": linear = try boolean()
     case "clipboard": clipboard = try boolean()
     case "motion":
       guard let m = Motion(rawValue: value) else { throw bad("full or none") }

@@ -21,9 +21,12 @@ enum Interactive {
     // problems on a normal terminal, not behind a blank screen.
     let launch = try Launch(global.values, interactive: true)
     let keys = try keyboard(cardsFromStandardInput: global.deck.contains(Launch.standardInput))
-    let session: TerminalSession
+    let session: any AppDisplay
     do {
-      session = try TerminalSession.open(input: keys)
+      session =
+        launch.configuration.linear
+        ? LinearDisplay(session: try LinearSession(input: keys))
+        : try TerminalSession.open(input: keys)
     } catch {
       Output.warn(error.description)
       throw ExitCode(2)
@@ -65,7 +68,7 @@ enum Interactive {
     return (hook, failures)
   }
 
-  private static func run(_ launch: Launch, session: TerminalSession) throws {
+  private static func run(_ launch: Launch, session: any AppDisplay) throws {
     // This (main) thread's reads, one on every key, never wait behind a background read.
     launch.database.reserveReader()
     let wake = WakePipe()
@@ -134,7 +137,9 @@ enum Interactive {
     let machine = AppMachine(
       screen: AppState(
         width: size.width, height: size.height, mark: mark, keys: launch.keys,
-        motion: launch.configuration.motion, clipboard: launch.configuration.clipboard,
+        // Linear output has no motion to show.
+        motion: launch.configuration.linear ? .none : launch.configuration.motion,
+        clipboard: launch.configuration.clipboard,
         ascii: launch.configuration.ascii),
       session: services.session(window: window, returning: try launch.state.returning()),
       analytics: launch.state.analytics != nil,

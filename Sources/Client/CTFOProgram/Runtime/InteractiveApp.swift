@@ -17,7 +17,7 @@ import YieldToUser
 ///       session: session, wakeFD: pipe.fd, services: services, machine: machine)
 ///     app.run(launched: effects)
 final class InteractiveApp {
-  private let session: TerminalSession
+  private let session: any AppDisplay
   private let wakeFD: Int32
   private let services: any AppServices
   private var machine: AppMachine
@@ -28,7 +28,7 @@ final class InteractiveApp {
     Environment.variable("CTFO_TEST_FRAME_MS").flatMap { Int($0) } ?? SlideOut.frameMilliseconds
 
   init(
-    session: TerminalSession, wakeFD: Int32, services: any AppServices, machine: AppMachine
+    session: any AppDisplay, wakeFD: Int32, services: any AppServices, machine: AppMachine
   ) {
     self.session = session
     self.wakeFD = wakeFD
@@ -68,9 +68,9 @@ final class InteractiveApp {
   /// ends with nothing else happening.
   private func nextActions() -> [AppMachine.Action] {
     guard machine.screen.isAnimating else {
-      return session.waitForEvents(wakeFD: wakeFD).flatMap(actions)
+      return session.events(wakeFD: wakeFD, milliseconds: nil).flatMap(actions)
     }
-    let events = session.waitForEvents(wakeFD: wakeFD, milliseconds: frameMilliseconds)
+    let events = session.events(wakeFD: wakeFD, milliseconds: frameMilliseconds)
     return events.isEmpty ? [.app(.frame)] : events.flatMap(actions)
   }
 
@@ -178,9 +178,7 @@ final class InteractiveApp {
   }
 
   private func draw() {
-    var grid = CellGrid(width: machine.screen.width, height: machine.screen.height)
-    AppScreen.render(machine.screen, into: &grid, colour: session.hasColour)
-    session.draw(grid)
+    session.show(machine)
     perform(machine.reduce(.frameDrawn, now: now))
   }
 }
