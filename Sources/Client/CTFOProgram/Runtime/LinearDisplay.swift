@@ -42,7 +42,9 @@ final class LinearDisplay: AppDisplay {
     }
     newestSwipe = window.last
     undoable = window.count
-    if state.mode != shownMode { lines += screen(state) }
+    if state.mode != shownMode {
+      lines += shownMode.flatMap { moved(from: $0, to: state) } ?? screen(state)
+    }
     shownMode = state.mode
     if state.mode == .feed { lines += feed(state) }
     if let message = state.message ?? state.saveProblem, message != shownMessage {
@@ -71,6 +73,31 @@ final class LinearDisplay: AppDisplay {
     }
   }
 
+  /// The same list moved or changed in place: its selected line, marked; nil when another
+  /// screen came (or the list was loaded again), which is printed whole.
+  private func moved(from old: AppMode, to state: AppState) -> [String]? {
+    switch (old, state.mode) {
+    case (.history(let before), .history(let browser)) where before.entries == browser.entries:
+      guard browser.entries.indices.contains(browser.viewport.selection) else { return [] }
+      return ["> " + entryLine(browser.entries[browser.viewport.selection], state)]
+    case (.settings, .settings(let panel)):
+      guard panel.statuses.indices.contains(panel.viewport.selection) else { return [] }
+      return ["> " + statusLine(panel.statuses[panel.viewport.selection])]
+    case (.help, .help): return []
+    default: return nil
+    }
+  }
+
+  private func entryLine(_ entry: HistoryEntry, _ state: AppState) -> String {
+    let reaction = entry.reaction?.rawValue ?? "no reaction"
+    let title = Sanitizer.sanitizeLine(entry.title ?? entry.cardID)
+    return "#\(entry.index + 1) \(label(entry.type, state)): \(title) (\(reaction))"
+  }
+
+  private func statusLine(_ status: TypeStatus) -> String {
+    "\(status.enabled ? "on " : "off") \(Sanitizer.sanitizeLine(status.type.label)) (\(status.cards) cards)"
+  }
+
   /// A screen entered: what it shows, as lines.
   private func screen(_ state: AppState) -> [String] {
     switch state.mode {
@@ -79,21 +106,15 @@ final class LinearDisplay: AppDisplay {
       shownCard = nil
       return []
     case .history(let browser):
-      let entries = browser.entries.prefix(20).map { entry in
-        let reaction = entry.reaction?.rawValue ?? "no reaction"
-        let title = Sanitizer.sanitizeLine(entry.title ?? entry.cardID)
-        return "#\(entry.index + 1) \(label(entry.type, state)): \(title) (\(reaction))"
-      }
+      let entries = browser.entries.prefix(20).map { entryLine($0, state) }
       return ["History, newest first (\(browser.total) cards):"] + entries
         + ["Up and Down move, Enter opens, u undoes back to the card, b brings it back next, Esc goes back."]
     case .fullCard(let view):
       return card(view.card.card, label: label(view.card.card.type, state), whole: true)
         + ["Esc goes back."]
     case .settings(let panel):
-      return ["Settings, card types:"]
-        + panel.statuses.map { status in
-          "\(status.enabled ? "on " : "off") \(Sanitizer.sanitizeLine(status.type.label)) (\(status.cards) cards)"
-        } + ["Up and Down move, Space turns a type on or off, Esc goes back."]
+      return ["Settings, card types:"] + panel.statuses.map(statusLine)
+        + ["Up and Down move, Space turns a type on or off, Esc goes back."]
     case .help:
       return ["Keys:"] + HelpText.lines(state.keys).filter { !$0.keys.isEmpty }.map {
         "\($0.keys): \($0.action)"
