@@ -44,16 +44,7 @@ public final class LinearSession {
   /// Writes `lines`, each ended by a newline.
   public func write(_ lines: [String]) {
     guard !lines.isEmpty else { return }
-    let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-      }
-    }
+    writeAll(Array(lines.map { $0 + "\n" }.joined().utf8), to: output)
   }
 
   /// Blocks until keys, a signal or a wake-up come (at most `milliseconds` when given).

@@ -6,15 +6,20 @@ extension TerminalSession {
   /// tmux takes it with `set-clipboard on`, and it travels over ssh.
   public func copyToClipboard(_ text: String) {
     let sequence = Array("\u{1B}]52;c;".utf8) + Base64.encode(Array(text.utf8)) + [0x07]
-    let descriptor = fileno(files.output)
-    sequence.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-      }
+    writeAll(sequence, to: fileno(files.output))
+  }
+}
+
+/// Writes every byte of `bytes` to `descriptor`, again after an interruption; stops at an error
+/// (a terminal gone).
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+  bytes.withUnsafeBytes { buffer in
+    var offset = 0
+    while offset < buffer.count {
+      let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { return }
+      offset += written
     }
   }
 }
