@@ -22,10 +22,15 @@ import Testing
         to: home.appendingPathComponent("config.toml"), atomically: false, encoding: .utf8)
     }
     let app = try AppUnderTest(deck: deck, home: home)
-    try app.tmux.command("set-option", "-s", "set-clipboard", "on")
-    try app.tmux.command("pipe-pane", "-o", "-t", "0", "cat >> '\(log.path)'")
-    _ = try await app.waitForCard(after: nil)
-    return app
+    do {
+      try app.tmux.command("set-option", "-s", "set-clipboard", "on")
+      try app.tmux.command("pipe-pane", "-o", "-t", "0", "cat >> '\(log.path)'")
+      _ = try await app.waitForCard(after: nil)
+      return app
+    } catch {
+      app.stop()
+      throw error
+    }
   }
 
   /// The OSC 52 sequences in `log`, decoded.

@@ -19,17 +19,23 @@ import Testing
   /// the fourth; the titles by reaction.
   private static func swipedHome() async throws -> (AppUnderTest, [String: String]) {
     let app = try AppUnderTest(deck: deck)
-    var reactions: [String: String] = [:]
-    var title = try await app.waitForCard(after: nil)
-    for (key, reaction) in [("Up", "CTFO"), ("Right", "TFU"), ("Left", "TIFB")] {
-      reactions[reaction] = title
-      try app.tmux.send(key)
-      title = try await app.waitForCard(after: title)
+    do {
+      var reactions: [String: String] = [:]
+      var title = try await app.waitForCard(after: nil)
+      for (key, reaction) in [("Up", "CTFO"), ("Right", "TFU"), ("Left", "TIFB")] {
+        reactions[reaction] = title
+        try app.tmux.send(key)
+        title = try await app.waitForCard(after: title)
+      }
+      reactions["none"] = title
+      try app.tmux.send("q")
+      try await app.tmux.waitFor(text: "exit=0")
+      return (app, reactions)
+    } catch {
+      // The caller stops the app it gets back; one that never came back is stopped here.
+      app.stop()
+      throw error
     }
-    reactions["none"] = title
-    try app.tmux.send("q")
-    try await app.tmux.waitFor(text: "exit=0")
-    return (app, reactions)
   }
 
   private static func history(_ app: AppUnderTest, _ arguments: [String]) throws
