@@ -117,10 +117,8 @@ struct HistoryCommand: ParsableCommand {
   func run() throws {
     let asked = try request()
     let launch = try Launch(global.values, syncDecks: false)
-    let entries =
-      asked.filter.keepsAll && search == nil
-      ? try launch.state.history(limit: asked.limit)
-      : try launch.state.history(limit: asked.limit, filter: asked.filter, matching: search)
+    let entries = try launch.state.history(
+      limit: asked.limit, filter: asked.filter, matching: search)
     let details =
       asked.format.carriesCards ? try launch.state.cardDetails(ids: entries.map(\.cardID)) : [:]
     var writer = HistoryWriter(format: asked.format)

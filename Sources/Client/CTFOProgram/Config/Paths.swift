@@ -1,3 +1,4 @@
+import CardText
 import Decks
 
 #if canImport(Glibc)
@@ -76,22 +77,22 @@ public enum Environment {
     getenv(name).map { String(cString: $0) }
   }
 
-  /// `DO_NOT_TRACK` is set to anything but empty, `0` or `false` (consoledonottrack.com).
-  public static var doNotTrack: Bool {
-    guard let value = variable("DO_NOT_TRACK") else { return false }
-    return !["", "0", "false"].contains(value.lowercased())
-  }
+  /// `DO_NOT_TRACK` is on (consoledonottrack.com).
+  public static var doNotTrack: Bool { isOn("DO_NOT_TRACK") }
 
-  /// `CTFO_REDUCE_MOTION` is set to anything but empty, `0` or `false`: swipes draw no motion.
-  public static var reducesMotion: Bool {
-    guard let value = variable("CTFO_REDUCE_MOTION") else { return false }
-    return !["", "0", "false"].contains(value.lowercased())
-  }
+  /// `CTFO_REDUCE_MOTION` is on: swipes draw no motion.
+  public static var reducesMotion: Bool { isOn("CTFO_REDUCE_MOTION") }
 
-  /// `CTFO_ASCII` is set to anything but empty or `0`: the screens draw in ASCII.
+  /// `CTFO_ASCII` asks for ASCII, as the truncation mark reads it (anything but empty or `0`):
+  /// the screens draw in ASCII too.
   public static var asksForASCII: Bool {
-    guard let value = variable("CTFO_ASCII") else { return false }
-    return !["", "0"].contains(value)
+    TruncationMark(environment: ["CTFO_ASCII": variable("CTFO_ASCII") ?? ""]) == .ascii
+  }
+
+  /// The switch `name` is set to anything but empty, `0` or `false` (in any case).
+  static func isOn(_ name: String) -> Bool {
+    guard let value = variable(name) else { return false }
+    return !["", "0", "false"].contains(value.lowercased())
   }
 
   /// Every variable of the process's environment.

@@ -102,7 +102,6 @@ final class LiveServices: AppServices {
   func history(limit: Int, matching search: String?, reaction: Reaction??) -> [HistoryEntry] {
     writer.waitUntilIdle()
     do {
-      guard search != nil || reaction != nil else { return try launch.state.history(limit: limit) }
       return try launch.state.history(
         limit: limit, filter: HistoryFilter(reaction: reaction), matching: search)
     } catch {
