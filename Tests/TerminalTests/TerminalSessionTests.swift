@@ -174,6 +174,54 @@ import Testing
     }
   }
 
+  /// `bytes` holds `part` somewhere.
+  private func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
+    bytes.count >= part.count
+      && (0...(bytes.count - part.count)).contains { Array(bytes[$0..<($0 + part.count)]) == part }
+  }
+
+  /// Where terminfo names mouse reports (`kmous`), the session turns them on, reads them in
+  /// SGR form (xterm's `kmous` is their start, screen's is X10's), and turns them off for a
+  /// program it hands the terminal to and at close.
+  @Test(arguments: ["xterm-256color", "screen"]) func readsTheMouseWhereTheTerminalHasOne(
+    term: String
+  ) throws {
+    let pty = PseudoTerminal(width: 80, height: 24)
+    defer { pty.close() }
+    let session = try TerminalSession.open(
+      input: pty.slave, output: pty.slave, term: term, colour: true, mouse: nil)
+    #expect(session.reportsMouse)
+    #expect(pty.waitForOutput { contains($0, TerminalType.mouseOn) })
+    pty.type(Array("\u{1B}[<0;10;5M\u{1B}[<32;20;5M\u{1B}[<32;30;6M\u{1B}[<0;30;6mq".utf8))
+    #expect(
+      session.waitForEvents(wakeFD: -1, milliseconds: 1000) == [
+        .mouse(MouseEvent(.press, column: 9, row: 4)), .mouse(MouseEvent(.drag, column: 29, row: 5)),
+        .mouse(MouseEvent(.release, column: 29, row: 5)), .key(.character("q")),
+      ])
+    pty.type(Array("\u{1B}[M`!!".utf8))
+    #expect(
+      session.waitForEvents(wakeFD: -1, milliseconds: 1000) == [
+        .mouse(MouseEvent(.wheelUp, column: 0, row: 0))
+      ])
+    let handedOver = pty.output { session.whileSuspended {} }
+    #expect(contains(handedOver, TerminalType.mouseOff))
+    #expect(contains(handedOver, TerminalType.mouseOn), "and on again after")
+    #expect(contains(pty.output { session.close() }, TerminalType.mouseOff))
+  }
+
+  @Test func noMouseWhereTerminfoNamesNoneOrWhenTurnedOff() throws {
+    for (term, mouse) in [("vt100", nil), ("xterm-256color", false)] as [(String, Bool?)] {
+      let pty = PseudoTerminal(width: 80, height: 24)
+      defer { pty.close() }
+      let session = try TerminalSession.open(
+        input: pty.slave, output: pty.slave, term: term, colour: true, mouse: mouse)
+      #expect(!session.reportsMouse)
+      session.draw(SampleGrid.make(width: 80, height: 24))
+      session.close()
+      #expect(!contains(pty.written, Array("\u{1B}[?1000".utf8)), "for \(term)")
+    }
+  }
+
   @Test func escapeAloneIsAKeyAndControlCTerminates() throws {
     try withSession { session, pty in
       pty.type([0x1B])

@@ -7,6 +7,14 @@ public enum DecodedKey: Sendable, Hashable {
   case event(InputEvent)
   /// Ctrl-Z in raw mode: suspend the process, then report `.resumed`.
   case suspend
+  /// `KEY_MOUSE`: terminfo's `kmous` arrived, the start of a mouse report (`MouseReports`).
+  case mouseReport
+
+  /// The event, if this is one.
+  var event: InputEvent? {
+    guard case .event(let event) = self else { return nil }
+    return event
+  }
 }
 
 /// Turns the results of `wget_wch` into keys: the pure half of reading the keyboard.
@@ -33,6 +41,7 @@ public enum KeyDecoder {
     case KEY_END, KEY_C1: .event(.key(.end))
     case KEY_ENTER: .event(.key(.enter))
     case KEY_BACKSPACE: .event(.key(.backspace))
+    case KEY_MOUSE: .mouseReport
     default: .event(.key(.unknown))
     }
   }

@@ -5,7 +5,8 @@ import App
 /// ncurses decodes only the sequences terminfo lists for the terminal (`ESC O C` for xterm's
 /// right arrow in keypad mode); some terminals and multiplexers send the other form (`ESC [ C`)
 /// all the same, which then arrives as Escape, `[` and `C`. Both forms are folded into the key
-/// they mean when they arrive together in one read.
+/// they mean when they arrive together in one read. Mouse reports are folded into their event
+/// (`MouseReports`); one whose rest never came is dropped.
 ///
 ///     KeySequences.folded([.key(.escape), .key(.character("[")), .key(.character("C"))])
 ///     // [.key(.right)]
@@ -23,7 +24,10 @@ enum KeySequences {
     var out: [InputEvent] = []
     var i = 0
     while i < events.count {
-      if let (key, length) = sequence(at: i, in: events) {
+      if let (event, length) = MouseReports.report(at: i, in: events) {
+        if let event { out.append(event) }
+        i += length
+      } else if let (key, length) = sequence(at: i, in: events) {
         out.append(.key(key))
         i += length
       } else {
@@ -31,7 +35,7 @@ enum KeySequences {
         i += 1
       }
     }
-    return out
+    return MouseReports.partialReportStart(out).map { Array(out[..<$0]) } ?? out
   }
 
   /// The key of the sequence starting at `i` and how many events it takes, if one does.

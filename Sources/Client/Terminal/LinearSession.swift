@@ -96,7 +96,7 @@ public final class LinearSession {
     let events = scalars.compactMap { value -> InputEvent? in
       switch KeyDecoder.character(value) {
       case .event(let event): event
-      case .suspend: nil
+      case .suspend, .mouseReport: nil
       }
     }
     return KeySequences.folded(events)

@@ -56,18 +56,37 @@ extension TerminalSession {
   }
 
   /// Every key curses has: `wget_wch` without blocking until it has none; cursor keys that
-  /// came as their escape sequence are folded into their key (`KeySequences`).
+  /// came as their escape sequence are folded into their key (`KeySequences`), mouse reports
+  /// into their event. When the keys end in part of a mouse report, the rest is read for up to
+  /// `reportWait` ms; a part whose rest never comes is dropped, so none of it acts as a key.
   func keyEvents() -> [InputEvent] {
+    var events = pendingKeys()
+    while MouseReports.mayContinue(events) {
+      var probe = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      guard poll(&probe, 1, Self.reportWait) > 0 else { break }
+      let more = pendingKeys()
+      guard !more.isEmpty else { break }
+      events += more
+    }
+    return KeySequences.folded(events)
+  }
+
+  /// How long the rest of a mouse report cut in two by the terminal's writes is waited for.
+  static let reportWait: Int32 = 50
+
+  /// The keys curses holds now, as they came.
+  private func pendingKeys() -> [InputEvent] {
     var events: [InputEvent] = []
     var value: wint_t = 0
     while true {
       let status = wget_wch(window, &value)
-      guard status != ERR else { return KeySequences.folded(events) }
+      guard status != ERR else { return events }
       switch KeyDecoder.decode(UInt32(value), isKeyCode: status == KEY_CODE_YES) {
       case .event(.resize):
         shown = nil
         events.append(.resize)
       case .event(let event): events.append(event)
+      case .mouseReport: events += mouseStart
       case .suspend:
         suspend()
         events.append(.resumed)
@@ -84,13 +103,20 @@ extension TerminalSession {
     {}
   }
 
-  /// The events in order, with repeated resizes, wake-ups and resumes reported once.
+  /// The events in order, with repeated resizes, wake-ups and resumes reported once, and of
+  /// moves of the mouse one after another only the last.
   static func coalesced(_ events: [InputEvent]) -> [InputEvent] {
     var seen: Set<InputEvent> = []
-    return events.filter { event in
+    return events.indices.compactMap { i in
+      let event = events[i]
       switch event {
-      case .key: true
-      case .resize, .wake, .resumed, .terminate: seen.insert(event).inserted
+      case .key: return event
+      case .mouse(let report):
+        let next = events.indices.contains(i + 1) ? events[i + 1] : nil
+        guard report.kind == .drag, case .mouse(let following)? = next, following.kind == .drag
+        else { return event }
+        return nil
+      case .resize, .wake, .resumed, .terminate: return seen.insert(event).inserted ? event : nil
       }
     }
   }

@@ -1,3 +1,4 @@
+import App
 import CNcursesw
 import CardText
 import Glibc
@@ -21,6 +22,12 @@ public final class TerminalSession {
   /// Set while stopped by our own Ctrl-Z, whose SIGCONT needs no second repaint.
   var continuesOwnStop = false
   private var isOpen = true
+  /// Whether the terminal reports the mouse to the app (turned on at open, off at close and
+  /// while suspended).
+  public let reportsMouse: Bool
+  /// The events ncurses stands for by `KEY_MOUSE`: terminfo's `kmous` (`ESC [ <`), put back in
+  /// front of the rest of the report it starts.
+  let mouseStart: [InputEvent]
 
   /// False under NO_COLOR or on a terminal without colours: bold and reverse carry the meaning.
   public let hasColour: Bool
@@ -28,8 +35,10 @@ public final class TerminalSession {
   init(
     screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, input: Int32, signals: SignalRoute,
     files: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>),
-    hasColour: Bool
+    hasColour: Bool, reportsMouse: Bool, mouseStart: [InputEvent]
   ) {
+    self.reportsMouse = reportsMouse
+    self.mouseStart = mouseStart
     self.screen = screen
     self.window = window
     self.input = input
@@ -41,23 +50,29 @@ public final class TerminalSession {
   deinit { close() }
 
   /// Opens the session on the process's terminal, after `setlocale(LC_ALL, "")`: keys from
-  /// `input` (standard input, or `/dev/tty` when standard input is a pipe of cards).
+  /// `input` (standard input, or `/dev/tty` when standard input is a pipe of cards). `mouse`
+  /// turns mouse reports on or off; nil turns them on where terminfo names them (`kmous`).
   /// Throws when `input`/stdout is not a terminal, TERM is unset or unusable, or the locale is
   /// not UTF-8 (after trying C.UTF-8).
-  public static func open(input: Int32 = STDIN_FILENO) throws(TerminalError) -> TerminalSession {
+  public static func open(
+    input: Int32 = STDIN_FILENO, mouse: Bool? = nil
+  ) throws(TerminalError) -> TerminalSession {
     let noColour = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
     let term = getenv("TERM").map { String(cString: $0) }
-    return try open(input: input, output: STDOUT_FILENO, term: term, colour: !noColour)
+    return try open(
+      input: input, output: STDOUT_FILENO, term: term, colour: !noColour, mouse: mouse)
   }
 
   /// Opens a session on any terminal device: `input` and `output` may be one pseudo-terminal.
   public static func open(
-    input: Int32, output: Int32, term: String?, colour: Bool
+    input: Int32, output: Int32, term: String?, colour: Bool, mouse: Bool? = false
   ) throws(TerminalError) -> TerminalSession {
     guard isatty(input) == 1, isatty(output) == 1 else { throw .notATerminal }
     guard let term, !term.isEmpty else { throw .noTerm }
     try TerminalLocale.adoptUTF8()
-    let reset = try TerminalType.probe(term, output: output)
+    let probe = try TerminalType.probe(term, output: output)
+    let reportsMouse = mouse ?? (probe.mouseStart != nil)
+    let reset = probe.reset + (reportsMouse ? TerminalType.mouseOff : [])
     guard let signals = SignalRoute(tty: input, output: output, reset: reset) else {
       throw .unusableTerm(term)
     }
@@ -69,9 +84,21 @@ public final class TerminalSession {
     }
     let window = TerminalType.configure()
     let hasColour = colour && TerminalType.startColours()
-    return TerminalSession(
+    let mouseStart = (probe.mouseStart ?? Array("\u{1B}[M".utf8)).map { byte in
+      KeyDecoder.character(UInt32(byte)).event ?? .key(.unknown)
+    }
+    let session = TerminalSession(
       screen: screen, window: window, input: input, signals: signals, files: files,
-      hasColour: hasColour)
+      hasColour: hasColour, reportsMouse: reportsMouse, mouseStart: mouseStart)
+    session.setMouseReports(on: true)
+    return session
+  }
+
+  /// Turns the terminal's mouse reports on or off, when the session uses them: written past
+  /// curses, between two frames.
+  func setMouseReports(on: Bool) {
+    guard reportsMouse else { return }
+    writeAll(on ? TerminalType.mouseOn : TerminalType.mouseOff, to: fileno(files.output))
   }
 
   /// Columns and lines of the terminal now.
@@ -93,6 +120,7 @@ public final class TerminalSession {
     guard isOpen else { return }
     isOpen = false
     set_term(screen)
+    setMouseReports(on: false)
     endwin()
     delwin(window)
     delscreen(screen)
@@ -103,6 +131,7 @@ public final class TerminalSession {
 
   /// Leaves curses, stops the process group, and returns with the screen restored and repainted.
   func suspend() {
+    setMouseReports(on: false)
     endwin()
     continuesOwnStop = true
     signals.stopProcessGroup()
@@ -111,6 +140,7 @@ public final class TerminalSession {
 
   /// Takes the terminal back after a stop: curses modes, the size now, a full repaint.
   func resume() {
+    setMouseReports(on: true)
     applyTerminalSize()
     invalidate()
     wnoutrefresh(window)
@@ -120,6 +150,7 @@ public final class TerminalSession {
   /// Gives the terminal back as it was before curses while `body` runs (a browser, which may be
   /// a terminal one), then takes it again with a full repaint.
   public func whileSuspended<T>(_ body: () -> T) -> T {
+    setMouseReports(on: false)
     endwin()
     defer { resume() }
     return body()

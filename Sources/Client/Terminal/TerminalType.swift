@@ -5,17 +5,30 @@ import Glibc
 /// The terminfo side of opening a session: checking the terminal type, the bytes that restore the
 /// terminal after a crash, and the curses modes.
 enum TerminalType {
+  /// What terminfo says of a terminal: the bytes that take it back to the shell's state, and
+  /// the start of its mouse reports (`kmous`), nil when it names none.
+  struct Probe {
+    var reset: [UInt8]
+    var mouseStart: [UInt8]?
+  }
+
   /// Checks with `setupterm` (which reports instead of exiting) that `term` is known and can
-  /// address the cursor; returns the bytes that take the terminal back to the shell's state.
-  static func probe(_ term: String, output: Int32) throws(TerminalError) -> [UInt8] {
+  /// address the cursor.
+  static func probe(_ term: String, output: Int32) throws(TerminalError) -> Probe {
     var status: Int32 = 0
     guard setupterm(term, output, &status) == OK, status == 1 else {
       throw .unusableTerm(term)
     }
     defer { cnc_drop_current_terminal() }
     guard cnc_can_address_cursor() != 0 else { throw .unusableTerm(term) }
-    return resetSequence()
+    let mouseStart = cnc_tigetstr("kmous").map { Array(String(cString: $0).utf8) }
+    return Probe(reset: resetSequence(), mouseStart: mouseStart?.isEmpty == false ? mouseStart : nil)
   }
+
+  /// Mouse reporting on: presses and releases (1000), moves while a button is held (1002),
+  /// in the SGR form (1006). `mouseOff` turns it off in the opposite order.
+  static let mouseOn = Array("\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h".utf8)
+  static let mouseOff = Array("\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l".utf8)
 
   /// Leave the alternate screen, show the cursor, plain attributes, keypad back to normal.
   static func resetSequence() -> [UInt8] {

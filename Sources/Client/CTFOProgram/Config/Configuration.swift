@@ -49,10 +49,14 @@ public struct Configuration: Equatable, Sendable {
   public var ascii = false
   /// `linear = true` (`--linear`): plain lines, no full screen (`LinearDisplay`).
   public var linear = false
+  /// `mouse = false` (or `true`): whether the app asks the terminal for mouse reports; unset,
+  /// it does where terminfo names them (`kmous`).
+  public var mouse: Bool?
 
   public static let keys = [
     "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
     "feed", "precache-budget", "analytics", "hooks.reaction", "motion", "clipboard", "ascii", "linear",
+    "mouse",
   ] + AnalyticsSettings.keys.map { "analytics." + $0 }
 
   public init() {}
@@ -203,6 +207,7 @@ public struct Configuration: Equatable, Sendable {
       precacheBudget = n << 20
     case "ascii": ascii = try boolean()
     case "linear": linear = try boolean()
+    case "mouse": mouse = try boolean()
     case "clipboard": clipboard = try boolean()
     case "motion":
       guard let m = Motion(rawValue: value) else { throw bad("full or none") }

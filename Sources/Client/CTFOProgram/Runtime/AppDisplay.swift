@@ -8,6 +8,8 @@ import Terminal
 protocol AppDisplay: AnyObject {
   /// The screen's size, for the layout of the cards.
   var size: (width: Int, height: Int) { get }
+  /// Whether mouse reports come with the keys.
+  var reportsMouse: Bool { get }
   /// Blocks until keys, signals or a wake-up come, at most `milliseconds` when given.
   func events(wakeFD: Int32, milliseconds: Int?) -> [InputEvent]
   /// Shows what the machine holds now.

@@ -26,7 +26,7 @@ enum Interactive {
       session =
         launch.configuration.linear
         ? LinearDisplay(session: try LinearSession(input: keys))
-        : try TerminalSession.open(input: keys)
+        : try TerminalSession.open(input: keys, mouse: launch.configuration.mouse)
     } catch {
       Output.warn(error.description)
       throw ExitCode(2)
@@ -140,7 +140,7 @@ enum Interactive {
         // Linear output has no motion to show.
         motion: launch.configuration.linear ? .none : launch.configuration.motion,
         clipboard: launch.configuration.clipboard,
-        ascii: launch.configuration.ascii),
+        ascii: launch.configuration.ascii, mouse: session.reportsMouse),
       session: services.session(window: window, returning: try launch.state.returning()),
       analytics: launch.state.analytics != nil,
       hooks: launch.configuration.reactionHook != nil, disabledTypes: services.disabledTypes(),

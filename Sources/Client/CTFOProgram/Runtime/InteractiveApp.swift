@@ -82,12 +82,8 @@ final class InteractiveApp {
       ]
     }
     switch event {
-    case .key(let key):
-      Courtesy.userActed()
-      // Commits already reported reach the session first: the card they wait for shows now.
-      let reports = services.takeReports()
-      let written = reports.isEmpty ? [] : [AppMachine.Action.written(reports)]
-      return written + (elsewhere ?? []) + [.app(.key(key))]
+    case .key(let key): return userActed() + (elsewhere ?? []) + [.app(.key(key))]
+    case .mouse(let report): return userActed() + (elsewhere ?? []) + [.app(action(for: report))]
     case .wake:
       let server =
         services.serverNews().map {
@@ -105,6 +101,22 @@ final class InteractiveApp {
       session.invalidate()
       return [resized()]
     }
+  }
+
+  /// The user pressed a key or used the mouse: commits already reported reach the session
+  /// first, so that the card they wait for shows now.
+  private func userActed() -> [AppMachine.Action] {
+    Courtesy.userActed()
+    let reports = services.takeReports()
+    return reports.isEmpty ? [] : [.written(reports)]
+  }
+
+  /// What the mouse did: a press on a hint-bar item is its key.
+  private func action(for report: MouseEvent) -> AppAction {
+    guard report.kind == .press,
+      let key = AppScreen.hintKey(atColumn: report.column, row: report.row, in: machine.screen)
+    else { return .mouse(report) }
+    return .key(key)
   }
 
   private func resized() -> AppMachine.Action {

@@ -23,6 +23,8 @@ final class LinearDisplay: AppDisplay {
 
   /// Cards are laid out for a wide screen: the text is printed whole, not cut to a box.
   var size: (width: Int, height: Int) { (width: 80, height: 24) }
+  /// Plain lines take no mouse.
+  var reportsMouse: Bool { false }
 
   func events(wakeFD: Int32, milliseconds: Int?) -> [InputEvent] {
     session.waitForEvents(wakeFD: wakeFD, milliseconds: milliseconds)

@@ -13,6 +13,8 @@ public enum Key: Sendable, Hashable {
 /// What the run loop wakes up for.
 public enum InputEvent: Sendable, Hashable {
   case key(Key)
+  /// The mouse (when it reports: `mouse` in config.toml).
+  case mouse(MouseEvent)
   /// The terminal changed size; the new size is in `TerminalSession.size`.
   case resize
   /// The wake-up pipe was written: a card became ready (or other background news).

@@ -5,6 +5,8 @@ import FeedCore
 /// Everything that can happen to the app: keys, terminal events, and the results of effects.
 public enum AppAction: Sendable, Hashable {
   case key(Key)
+  /// The mouse: a drag of the feed's card, a click on it or on a list, the wheel.
+  case mouse(MouseEvent)
   /// The terminal is now `width` x `height` cells.
   case resized(width: Int, height: Int)
   /// The feed signalled news (a card became ready).

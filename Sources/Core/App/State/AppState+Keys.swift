@@ -98,14 +98,14 @@ extension AppState {
   /// Swipes the card on screen: it slides out (unless motion is `none`) while the next one is
   /// taken. Does nothing when no card can come (`.unavailable`); a swipe on the placeholder
   /// waits in `typedAhead`.
-  private mutating func swipe(_ direction: SwipeDirection) -> [AppEffect] {
+  mutating func swipe(_ direction: SwipeDirection) -> [AppEffect] {
     guard case .card(let card) = feed else { return [] }
     slide = motion == .full ? SlideOut(card: card, direction: direction) : nil
     feed = .loading
     return [.swipe(card.prepared, direction), .takeNext]
   }
 
-  private mutating func openShownCard() {
+  mutating func openShownCard() {
     guard case .card(let card) = feed, card.hasMore else { return }
     mode = .fullCard(FullCardView(card: card.prepared, origin: .feed))
   }

@@ -16,6 +16,8 @@ public struct AppState: Sendable, Hashable {
   public var feed: FeedDisplay = .loading
   public var mode: AppMode = .feed
   public var slide: SlideOut?
+  /// The left mouse button while it is held down (a drag of the card, a click).
+  public var pointer: PointerPress?
   /// A transient line ("Nothing to undo"); the next key clears it.
   public var message: String?
   /// Why state cannot be saved at the moment; shown until a save succeeds.
@@ -36,14 +38,17 @@ public struct AppState: Sendable, Hashable {
   public let clipboard: Bool
   /// Whether the screens draw only ASCII of their own (`--ascii`, `ascii` in config.toml).
   public let ascii: Bool
+  /// Whether the terminal reports the mouse to the app (the help then says what it does).
+  public let mouse: Bool
   /// The server's mark and notification (nothing without a server).
   public var server = ServerLine()
 
   public init(
     width: Int, height: Int, mark: TruncationMark = .ellipsis, keys: KeyBindings = .standard,
-    motion: Motion = .full, clipboard: Bool = true, ascii: Bool = false
+    motion: Motion = .full, clipboard: Bool = true, ascii: Bool = false, mouse: Bool = false
   ) {
     self.ascii = ascii
+    self.mouse = mouse
     self.width = width
     self.height = height
     self.mark = mark
@@ -71,6 +76,7 @@ public struct AppState: Sendable, Hashable {
   private mutating func apply(_ action: AppAction) -> [AppEffect] {
     switch action {
     case .key(let key): return press(key)
+    case .mouse(let event): return mouse(event)
     case .resized(let w, let h): return resize(width: w, height: h)
     case .wake: return mode == .feed ? fetchIfIdle() : []
     case .saveProblem(let problem): saveProblem = problem

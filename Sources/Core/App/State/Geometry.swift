@@ -35,6 +35,21 @@ public enum Geometry {
     return TextArea(width: w, height: h)
   }
 
+  /// The fewest text rows a card's box has, so the placeholder and one-line cards look like
+  /// cards.
+  public static let minCardTextRows = 3
+
+  /// The feed's box for a card of `lines` text rows, with a blank row under them when there is
+  /// room, centred above the hint bar.
+  public static func cardFrame(lines: Int, width: Int, height: Int) -> BoxFrame {
+    let area = textArea(width: width, height: height)
+    let rows = min(max(lines + 1, minCardTextRows), area.height)
+    let box = (width: area.width + chromeWidth, height: rows + chromeHeight)
+    return BoxFrame(
+      left: (width - box.width) / 2, top: max((height - 1 - box.height) / 2, 0),
+      width: box.width, height: box.height)
+  }
+
   /// How many history entries fit on a screen `height` rows tall.
   public static func historyRows(height: Int) -> Int { max(height - listTop - 1, 1) }
 

@@ -4,7 +4,10 @@ import FeedCore
 /// reducer scrolls them, the help screen draws them.
 public enum HelpText {
   /// The lines with `keys`' bindings; the bound keys of an action are shown by their labels.
-  public static func lines(_ keys: KeyBindings) -> [(keys: String, action: String)] {
+  /// With `mouse`, the line between the feed's keys and the others says what the mouse does.
+  public static func lines(
+    _ keys: KeyBindings, mouse: Bool = false
+  ) -> [(keys: String, action: String)] {
     func bound(_ action: KeyAction, _ fixed: [String] = []) -> String {
       (keys.keys(for: action).map(\.label) + fixed).joined(separator: "  ")
     }
@@ -21,7 +24,7 @@ public enum HelpText {
       (bound(.copy), "copy the card (OSC 52)"),
       (bound(.help), "this help"),
       (bound(.quit, ["Ctrl-C"]), "quit"),
-      ("", ""),
+      mouse ? ("mouse", "drag the card to swipe, click, wheel") : ("", ""),
       ("↑↓ PgUp PgDn", "move in lists, scroll"),
       ("Enter", "open a history card"),
       (bound(.undo), "undo back to a history card"),

@@ -29,9 +29,23 @@ public enum AppScreen {
       HintBar.drawNotice(notice, keys: state.keys, into: &grid, palette: palette)
     }
     HintBar.draw(
-      hints(state), message: state.message ?? state.saveProblem,
+      hints(state), message: state.message ?? state.dragHint ?? state.saveProblem,
       mark: onFeed ? state.server.mark : nil, status: onFeed ? state.server.shownStatus : nil,
       into: &grid, palette: palette)
+  }
+
+  /// The key of the hint-bar item drawn at `column`, `row` of `state`'s screen: what a click
+  /// there presses. Nil off the hint bar, between items, and while a message, the search
+  /// prompt or the "too small" message stands in the row.
+  public static func hintKey(atColumn column: Int, row: Int, in state: AppState) -> Key? {
+    guard row == state.height - 1, Geometry.fits(width: state.width, height: state.height),
+      state.message ?? state.dragHint ?? state.saveProblem == nil
+    else { return nil }
+    if case .history(let browser) = state.mode, browser.prompt != nil { return nil }
+    let onFeed = state.mode == .feed
+    return HintBar.key(
+      at: column, of: hints(state), mark: onFeed ? state.server.mark : nil,
+      status: onFeed ? state.server.shownStatus : nil, width: state.width)
   }
 
   private static func drawMode(
@@ -40,8 +54,8 @@ public enum AppScreen {
     switch mode {
     case .feed:
       CardScreen.draw(
-        state.feed, slide: state.slide, types: state.types, mark: state.mark, into: &grid,
-        palette: palette)
+        state.feed, slide: state.slide, drag: state.dragOffset, types: state.types,
+        mark: state.mark, into: &grid, palette: palette)
     case .history(let browser):
       HistoryScreen.draw(
         browser, types: state.types, mark: state.mark, into: &grid, palette: palette)
@@ -51,7 +65,8 @@ public enum AppScreen {
       SettingsScreen.draw(panel, mark: state.mark, into: &grid, palette: palette)
     case .help(_, let scroll):
       HelpScreen.draw(
-        scroll: scroll, bindings: state.keys, mark: state.mark, into: &grid, palette: palette)
+        scroll: scroll, bindings: state.keys, mouse: state.mouse, mark: state.mark, into: &grid,
+        palette: palette)
     case .confirm(let question):
       drawMode(question.origin, state: state, into: &grid, palette: palette)
       ConfirmDialog.draw(question, into: &grid, palette: palette)

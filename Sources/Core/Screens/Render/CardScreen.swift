@@ -5,24 +5,17 @@ import FeedCore
 /// The feed screen: the card in a box centred on the screen, the loading placeholder and the
 /// "unavailable" message.
 public enum CardScreen {
-  /// The fewest text rows a box has, so the placeholder and one-line cards look like cards.
-  static let minTextRows = 3
   static let chromeHeight = Geometry.chromeHeight
 
-  /// The box for `lines` text rows and a blank row under them when there is room, centred
-  /// above the hint bar.
   static func frame(lines: Int, width: Int, height: Int) -> BoxFrame {
-    let area = Geometry.textArea(width: width, height: height)
-    let rows = min(max(lines + 1, minTextRows), area.height)
-    let box = (width: area.width + Geometry.chromeWidth, height: rows + chromeHeight)
-    return BoxFrame(
-      left: (width - box.width) / 2, top: max((height - 1 - box.height) / 2, 0),
-      width: box.width, height: box.height)
+    Geometry.cardFrame(lines: lines, width: width, height: height)
   }
 
+  /// Draws the feed: the sliding card while a slide-out plays, else the card (moved by `drag`
+  /// while the mouse holds it), the placeholder or the "unavailable" message.
   static func draw(
-    _ slot: FeedDisplay, slide: SlideOut?, types: [String: CardType], mark: TruncationMark,
-    into grid: inout CellGrid, palette: Palette
+    _ slot: FeedDisplay, slide: SlideOut?, drag: (dx: Int, dy: Int)? = nil,
+    types: [String: CardType], mark: TruncationMark, into grid: inout CellGrid, palette: Palette
   ) {
     if let slide {
       drawSliding(slide, types: types, mark: mark, into: &grid, palette: palette)
@@ -31,7 +24,8 @@ public enum CardScreen {
     switch slot {
     case .card(let card):
       let frame = frame(
-        lines: card.prepared.layout.lines.count, width: grid.width, height: grid.height)
+        lines: card.prepared.layout.lines.count, width: grid.width, height: grid.height
+      ).offset(dx: drag?.dx ?? 0, dy: drag?.dy ?? 0)
       drawCard(card, types: types, mark: mark, in: frame, into: &grid, palette: palette)
     case .loading: drawPlaceholder(into: &grid, palette: palette)
     case .unavailable(let reason): drawUnavailable(reason, into: &grid, palette: palette)

@@ -88,23 +88,6 @@ extension CellGrid {
   }
 }
 
-/// A rectangle on the screen; it may lie partly or wholly off the screen.
-struct BoxFrame: Sendable, Hashable {
-  var left: Int
-  var top: Int
-  var width: Int
-  var height: Int
-
-  var right: Int { left + width }
-  /// The last row.
-  var bottom: Int { top + height - 1 }
-
-  /// The frame moved by `dx` columns and `dy` rows.
-  func offset(dx: Int, dy: Int) -> BoxFrame {
-    BoxFrame(left: left + dx, top: top + dy, width: width, height: height)
-  }
-}
-
 extension CellGrid {
   /// Draws the rows of a list that the viewport shows, from row `top`, at most `rows` of them,
   /// the selected one on a highlighted line; `drawRow` draws entry `index` on `row`.

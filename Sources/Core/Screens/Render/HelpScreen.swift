@@ -6,11 +6,11 @@ import CardText
 enum HelpScreen {
   /// Lines too long for the screen end with `mark`.
   static func draw(
-    scroll: Int, bindings: KeyBindings, mark: TruncationMark, into grid: inout CellGrid,
-    palette: Palette
+    scroll: Int, bindings: KeyBindings, mouse: Bool, mark: TruncationMark,
+    into grid: inout CellGrid, palette: Palette
   ) {
     grid.drawChrome("Keys", row: 0, column: 1, style: palette.title)
-    let keys = HelpText.lines(bindings)
+    let keys = HelpText.lines(bindings, mouse: mouse)
     let keyWidth = keys.map(\.keys.count).max() ?? 0
     let range = scroll..<min(scroll + Geometry.helpRows(height: grid.height), keys.count)
     for index in range {

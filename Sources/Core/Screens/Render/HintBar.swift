@@ -7,8 +7,21 @@ import FeedCore
 /// When not every hint fits, hints are dropped from the end, but the essential ones at the end
 /// (quit and help, or the way back) are always kept.
 enum HintBar {
-  /// A key and what it does.
-  typealias Hint = (key: String, action: String)
+  /// A key and what it does; `key` is what a click on it presses (nil for "↑↓").
+  struct Hint: Hashable {
+    var label: String
+    var action: String
+    var key: Key?
+
+    init(_ label: String, _ action: String, key: Key? = nil) {
+      self.label = label
+      self.action = action
+      self.key = key
+    }
+
+    /// The cells it takes.
+    var width: Int { label.count + 1 + action.count }
+  }
 
   /// A screen's hints: all of them, a fuller form drawn instead when it fits whole, and how
   /// many at the end are never dropped.
@@ -16,6 +29,14 @@ enum HintBar {
     var all: [Hint]
     var fuller: [Hint]? = nil
     var essential = 1
+  }
+
+  /// What the row holds and where: the hints from their first column, the user's status and
+  /// the quiet mark.
+  struct Placed {
+    var hints: [(column: Int, hint: Hint)] = []
+    var status: (column: Int, text: String)?
+    var mark: (column: Int, text: String)?
   }
 
   /// Draws the hints, or the message; `mark` ("offline") goes quietly at the right end, and
@@ -31,10 +52,27 @@ enum HintBar {
       grid.draw(" " + Untrusted.line(message) + " ", row: row, column: 0, style: palette.message)
       return
     }
-    var room = grid.width - 1
+    let placed = place(hints, mark: mark, status: status, width: grid.width)
+    if let (column, text) = placed.mark {
+      grid.drawChrome(text, row: row, column: column, style: palette.quiet)
+    }
+    if let (column, text) = placed.status {
+      grid.draw(text, row: row, column: column, style: palette.quiet)
+    }
+    for (column, hint) in placed.hints {
+      let next = grid.drawChrome(hint.label, row: row, column: column, style: palette.key)
+      grid.drawChrome(" " + hint.action, row: row, column: next, style: palette.quiet)
+    }
+  }
+
+  /// Lays the row out for a screen `width` columns wide: what `draw` draws, and what a click
+  /// on it hits.
+  static func place(_ hints: Hints, mark: String?, status: String?, width: Int) -> Placed {
+    var placed = Placed()
+    var room = width - 1
     if let mark, cells(hints.all.suffix(hints.essential)) + mark.count + 3 <= room {
       room -= mark.count + 2
-      grid.drawChrome(mark, row: row, column: grid.width - mark.count - 1, style: palette.quiet)
+      placed.mark = (width - mark.count - 1, mark)
     }
     let essential = cells(hints.all.suffix(hints.essential))
     if let status {
@@ -43,7 +81,7 @@ enum HintBar {
       ).lines.first ?? ""
       let width = DisplayWidth.of(shown)
       if width > 0, essential + width + 3 <= room {
-        grid.draw(shown, row: row, column: room - width, style: palette.quiet)
+        placed.status = (room - width, shown)
         room -= width + 2
       }
     }
@@ -52,10 +90,19 @@ enum HintBar {
       ?? fitting(hints.all, width: room, essential: hints.essential)
     var column = 1
     for hint in shown {
-      column = grid.drawChrome(hint.key, row: row, column: column, style: palette.key)
-      column = grid.drawChrome(" " + hint.action, row: row, column: column, style: palette.quiet)
-      column += 2
+      placed.hints.append((column, hint))
+      column += hint.width + 2
     }
+    return placed
+  }
+
+  /// The key of the hint drawn over `column`, if one is.
+  static func key(at column: Int, of hints: Hints, mark: String?, status: String?, width: Int)
+    -> Key?
+  {
+    place(hints, mark: mark, status: status, width: width).hints.first {
+      ($0.column..<($0.column + $0.hint.width)).contains(column)
+    }?.hint.key
   }
 
   /// The search prompt of the history view: `/`, the text typed (its end when it is too long
@@ -82,18 +129,16 @@ enum HintBar {
     var kept: [Hint] = []
     var used = cells(last)
     for hint in hints.dropLast(essential) {
-      guard used + 2 + cells(hint) <= width else { break }
+      guard used + 2 + hint.width <= width else { break }
       kept.append(hint)
-      used += 2 + cells(hint)
+      used += 2 + hint.width
     }
     return kept + last
   }
 
-  private static func cells(_ hint: Hint) -> Int { hint.key.count + 1 + hint.action.count }
-
   /// The cells `hints` take, two between each.
   private static func cells(_ hints: ArraySlice<Hint>) -> Int {
-    hints.reduce(0) { $0 + cells($1) } + 2 * max(hints.count - 1, 0)
+    hints.reduce(0) { $0 + $1.width } + 2 * max(hints.count - 1, 0)
   }
 
   /// The feed's hints: the first key of each action; quit and help always, and where the row
@@ -103,13 +148,13 @@ enum HintBar {
       (.swipeRight, "TFU"), (.swipeLeft, "TIFB"), (.swipeUp, "CTFO"), (.history, "history"),
       (.undo, "undo"), (.settings, "settings"), (.quit, "quit"), (.help, "help"),
     ]
-    let hints = actions.map { (key: first(keys, $0), action: $1) }
+    let hints = actions.map { bound(keys, $0, $1) }
     let explained = hints.map { hint in
-      (
-        key: hint.key,
-        action: Reaction(rawValue: hint.action).map { "\($0.rawValue) (\($0.meaning))" }
-          ?? hint.action
-      )
+      var hint = hint
+      if let reaction = Reaction(rawValue: hint.action) {
+        hint.action = "\(reaction.rawValue) (\(reaction.meaning))"
+      }
+      return hint
     }
     return Hints(all: hints, fuller: explained, essential: 2)
   }
@@ -117,35 +162,42 @@ enum HintBar {
   /// The swipes of the feed's card, for its whole view (↑ scrolls there).
   static func swipes(_ keys: KeyBindings) -> [Hint] {
     [
-      (first(keys, .swipeRight), Reaction.tfu.rawValue),
-      (first(keys, .swipeLeft), Reaction.tifb.rawValue),
+      bound(keys, .swipeRight, Reaction.tfu.rawValue),
+      bound(keys, .swipeLeft, Reaction.tifb.rawValue),
     ]
   }
 
   /// The history view's hints; Esc lists every card again once a search found some.
   static func history(_ keys: KeyBindings, found: Bool) -> [Hint] {
     [
-      ("↑↓", "move"), ("Enter", "open"), (first(keys, .search), "search"),
-      (first(keys, .filter), "filter"), (first(keys, .undo), "undo to"),
-      (first(keys, .bringBack), "bring back"),
-      ("Esc", found ? "all cards" : "back"),
+      Hint("↑↓", "move"), Hint("Enter", "open", key: .enter), bound(keys, .search, "search"),
+      bound(keys, .filter, "filter"), bound(keys, .undo, "undo to"),
+      bound(keys, .bringBack, "bring back"),
+      Hint("Esc", found ? "all cards" : "back", key: .escape),
     ]
   }
 
   /// The whole card's hints, with the key that opens its link when it has one and the swipes
   /// when it is the feed's card.
   static func fullCard(_ keys: KeyBindings, link: Bool, swipes canSwipe: Bool) -> [Hint] {
-    let open: [Hint] = link ? [(first(keys, .openLink), "open link")] : []
-    return [("↑↓", "scroll")] + (canSwipe ? swipes(keys) : []) + open + [("Esc", "back")]
+    let open = link ? [bound(keys, .openLink, "open link")] : []
+    return [Hint("↑↓", "scroll")] + (canSwipe ? swipes(keys) : []) + open
+      + [Hint("Esc", "back", key: .escape)]
   }
 
-  private static func first(_ keys: KeyBindings, _ action: KeyAction) -> String {
-    keys.keys(for: action).first?.label ?? ""
+  /// The hint of `action` by its first bound key.
+  private static func bound(_ keys: KeyBindings, _ action: KeyAction, _ text: String) -> Hint {
+    let key = keys.keys(for: action).first
+    return Hint(key?.label ?? "", text, key: key)
   }
 
-  static let settings: [Hint] = [("↑↓", "move"), ("Space", "toggle"), ("Esc", "back")]
-  static let help: [Hint] = [("↑↓", "scroll"), ("Esc", "back")]
-  static let confirm: [Hint] = [("y", "yes"), ("n", "no")]
+  static let settings = [
+    Hint("↑↓", "move"), Hint("Space", "toggle", key: .space), Hint("Esc", "back", key: .escape),
+  ]
+  static let help = [Hint("↑↓", "scroll"), Hint("Esc", "back", key: .escape)]
+  static let confirm = [
+    Hint("y", "yes", key: .character("y")), Hint("n", "no", key: .character("n")),
+  ]
 
   /// The server's notification on the row above the hint bar, with the key that dismisses it.
   static func drawNotice(
@@ -153,7 +205,7 @@ enum HintBar {
   ) {
     let row = grid.height - 2
     grid.clear(row: row, column: 0, width: grid.width, height: 1)
-    let dismiss = "  \(first(keys, .dismiss)) dismiss"
+    let dismiss = "  \(keys.keys(for: .dismiss).first?.label ?? "") dismiss"
     let room = max(grid.width - 2 - dismiss.count, 1)
     let text = Untrusted.line(notice.text)
     let shown = CardLayout.layout(title: nil, body: text, width: room, height: 1).lines.first ?? ""
