@@ -222,6 +222,18 @@ import Testing
       ])
   }
 
+  /// The stats count the swipe just made: its write goes out before they are read.
+  @Test func theStatsAreReadAfterEveryWriteSoFar() {
+    var machine = showingA()
+    _ = machine.reduce(.app(.key(.right)), now: 3)
+    _ = machine.reduce(.fed(.card(b)), now: 3)
+    let effects = machine.reduce(.app(.key(.character("i"))), now: 4)
+    #expect(effects.last == .app(.loadStats))
+    #expect(
+      effects.dropLast().contains { if case .write = $0 { true } else { false } },
+      "the swipe's write goes first: \(effects)")
+  }
+
   @Test func quittingWritesTheFocusTheQuitAndTheCardToShowFirst() {
     var machine = showingA()
     #expect(

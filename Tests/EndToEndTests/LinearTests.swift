@@ -24,6 +24,9 @@ import Testing
     #expect(back.contains { $0.hasPrefix("#1. Keys:") }, "\(back)")
     try app.tmux.send("?")
     try await app.tmux.waitFor(text: "search the history")
+    // The stats as sentences: no chart for a screen reader.
+    try app.tmux.send("Escape", "i")
+    try await app.tmux.waitFor(text: "By type, the most liked first:")
     try app.tmux.send("Escape", "q")
     try await app.tmux.waitFor(text: "exit=0")
     try await Poll.until("the log to hold the exit", seconds: 10, detail: { "" }) {

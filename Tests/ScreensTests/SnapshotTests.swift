@@ -91,6 +91,23 @@ import Testing
     snapshots.assert(render(state), named: "help")
   }
 
+  /// The stats screen at the three sizes the issue names; in ASCII at 80x24; and the empty
+  /// stats of a new home.
+  @Test(arguments: [(80, 24), (60, 20), (40, 12)]) func stats(width: Int, height: Int) {
+    var state = Fixtures.showing(Fixtures.asciiCard, width: width, height: height)
+    #expect(state.reduce(.key(.character("i"))) == [.loadStats])
+    _ = state.reduce(.statsLoaded(Fixtures.readingStats))
+    snapshots.assert(render(state), named: "stats")
+    if width == 80 {
+      var ascii = Fixtures.showing(
+        Fixtures.asciiCard, width: width, height: height, mark: .ascii, ascii: true)
+      _ = ascii.reduce(.statsLoaded(Fixtures.readingStats))
+      snapshots.assert(render(ascii), named: "stats-ascii")
+      _ = ascii.reduce(.statsLoaded(ReadingStats(swipesByDay: [:], today: 20_420, types: [])))
+      snapshots.assert(render(ascii), named: "stats-empty")
+    }
+  }
+
   @Test(arguments: sizes) func confirmDialog(width: Int, height: Int) {
     var state = Fixtures.showing(Fixtures.asciiCard, width: width, height: height)
     _ = state.reduce(.settingsLoaded(Fixtures.statuses(factEnabled: false), problems: []))

@@ -78,6 +78,23 @@ public enum Fixtures {
     }
   }
 
+  /// A reader's stats with known numbers: two weeks of swipes ending 2025-11-28 (a Friday)
+  /// with a 3-day streak, and the three types, the word's label CJK, the joke's an emoji.
+  public static let readingStats = ReadingStats(
+    swipesByDay: [20_407: 2, 20_410: 9, 20_411: 1, 20_414: 4, 20_418: 12, 20_419: 5, 20_420: 3],
+    today: 20_420,
+    types: [
+      ReadingStats.TypeLine(
+        type: "fact", label: "Fact", ctfo: 6, tfu: 9, tifb: 3, unswiped: 2, seenThisRound: 45,
+        cards: 120),
+      ReadingStats.TypeLine(
+        type: "word", label: "単語 Word", ctfo: 1, tfu: 2, tifb: 6, seenThisRound: 9, cards: 40),
+      ReadingStats.TypeLine(
+        type: "joke", label: "Joke 😂", ctfo: 5, tfu: 2, tifb: 1, unswiped: 1, seenThisRound: 8,
+        cards: 8),
+      ReadingStats.TypeLine(type: "tip", label: "Tip", seenThisRound: 0, cards: 30),
+    ])
+
   /// A state showing `card` on the feed at position 7.
   public static func showing(
     _ card: Card, width: Int = 80, height: Int = 24, mark: TruncationMark = .ellipsis,

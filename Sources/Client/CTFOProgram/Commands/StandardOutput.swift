@@ -50,6 +50,7 @@ struct StandardOutput {
       switch value {
       case .string(let text): json(text)
       case .int(let n): raw(String(n))
+      case .null: raw("null")
       case .bool(let b): raw(b ? "true" : "false")
       case .strings(let list):
         buffer.append(0x5B)
@@ -99,6 +100,7 @@ struct StandardOutput {
 indirect enum JSONValue {
   case string(String?)
   case int(Int)
+  case null
   case bool(Bool)
   case strings([String])
   case object([(String, JSONValue)])

@@ -15,4 +15,12 @@ enum Timestamp {
     let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
+
+  /// How many seconds the local time zone (TZ) is east of UTC at `seconds`.
+  static func utcOffset(at seconds: Double) -> Int {
+    var time = time_t(seconds.rounded(.down))
+    var parts = tm()
+    localtime_r(&time, &parts)
+    return Int(parts.tm_gmtoff)
+  }
 }

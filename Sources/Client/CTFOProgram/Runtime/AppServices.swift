@@ -33,6 +33,8 @@ protocol AppServices {
   func history(limit: Int, matching search: String?, reaction: Reaction??) -> [HistoryEntry]
   /// How many cards the history holds.
   func historyCount() -> Int
+  /// The reader's stats, once every write so far is in; empty when they cannot be read.
+  func readingStats() -> ReadingStats
   /// A card from the history, prepared again (sanitised; its layout is not used).
   func card(id: String) -> PreparedCard?
   /// Every type with its count, enabled and failing state.

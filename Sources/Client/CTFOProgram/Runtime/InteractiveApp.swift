@@ -164,6 +164,7 @@ final class InteractiveApp {
       let entries = services.history(limit: limit, matching: search, reaction: filter.reaction)
       return .historyLoaded(
         entries, total: services.historyCount(), search: search, filter: filter)
+    case .loadStats: return .statsLoaded(services.readingStats())
     case .openCard(let id): return .cardOpened(services.card(id: id))
     case .loadSettings:
       return .settingsLoaded(services.typeStatuses(), problems: services.deckProblems())

@@ -1,6 +1,7 @@
 import App
 import CardText
 import FeedCore
+import Screens
 import Terminal
 
 /// `ctfo --linear`: the app as plain lines, for a screen reader reading the terminal line by
@@ -123,6 +124,8 @@ final class LinearDisplay: AppDisplay {
       } + ["Esc goes back."]
     case .confirm(let question):
       return [Sanitizer.sanitizeLine(question.question) + " (y or n)"]
+    case .stats(let view):
+      return StatsScreen.plainLines(view.stats) + ["Esc goes back."]
     }
   }
 

@@ -111,6 +111,13 @@ final class LiveServices: AppServices {
 
   func historyCount() -> Int { (try? launch.state.historyCount()) ?? 0 }
 
+  func readingStats() -> ReadingStats {
+    writer.waitUntilIdle()
+    let now = NextRequest.now()
+    return (try? launch.state.readingStats(now: now, utcOffset: Timestamp.utcOffset(at: now)))
+      ?? ReadingStats(swipesByDay: [:], today: 0, types: [])
+  }
+
   func card(id: String) -> PreparedCard? { prepared(id: id) }
 
   func typeStatuses() -> [TypeStatus] { feed.statuses }

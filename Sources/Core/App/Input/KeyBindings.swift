@@ -26,6 +26,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
   case copy
   /// In the history view: deal the chosen card next, its history row left as it is.
   case bringBack = "bring-back"
+  /// On the feed: the reader's stats in charts.
+  case stats
 }
 
 /// Which keys do what: the defaults, changed by config.toml's `[keys]` table. Each key does
@@ -47,6 +49,7 @@ public struct KeyBindings: Sendable, Hashable {
     .openLink: [.character("o")], .search: [.character("/")], .filter: [.tab],
     .pull: [.character("r")],
     .dismiss: [.character("c")], .copy: [.character("y")], .bringBack: [.character("b")],
+    .stats: [.character("i")],
   ])
 
   private init(byAction: [KeyAction: [Key]]) {

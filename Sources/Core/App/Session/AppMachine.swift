@@ -243,6 +243,9 @@ public struct AppMachine: Sendable {
         }
         // The history is read once every write so far is in.
         out += handOver(now: now) + [.app(effect)]
+      case .loadStats:
+        // So are the stats: the swipe just made counts.
+        out += handOver(now: now) + [.app(effect)]
       case .setEnabled(let type, let enabled, let confirmed):
         out.append(.askEnabledTypes(type: type, enabled: enabled, confirmed: confirmed))
       default:

@@ -32,6 +32,8 @@ public enum AppAction: Sendable, Hashable {
   /// kept), and how many cards the history holds.
   case historyLoaded(
     [HistoryEntry], total: Int, search: String? = nil, filter: ReactionFilter = .all)
+  /// The result of `.loadStats`.
+  case statsLoaded(ReadingStats)
   /// The result of `.openCard`: nil when the card can no longer be found.
   case cardOpened(PreparedCard?)
   /// The result of `.bringBack`: the card's title (or id), nil when it can no longer be found.
@@ -85,6 +87,8 @@ public enum AppEffect: Sendable, Hashable {
   /// Answer `.historyLoaded` with at most `limit` entries: those whose title or text holds
   /// `search`, when given, and whose reaction `filter` keeps.
   case loadHistory(limit: Int, search: String? = nil, filter: ReactionFilter = .all)
+  /// Answer `.statsLoaded` with the reader's stats.
+  case loadStats
   /// Answer `.cardOpened` with the card behind a history entry.
   case openCard(id: String)
   /// Undo every swipe back to the one of history row `historyIndex`, newest first, as that

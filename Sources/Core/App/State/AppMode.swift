@@ -5,6 +5,8 @@ public indirect enum AppMode: Sendable, Hashable {
   case history(HistoryBrowser)
   case fullCard(FullCardView)
   case settings(SettingsPanel)
+  /// The reader's stats, from the feed (`i`).
+  case stats(StatsView)
   /// The key list scrolled to its line `scroll`, and the screen to return to.
   case help(origin: AppMode, scroll: Int = 0)
   case confirm(Confirmation)

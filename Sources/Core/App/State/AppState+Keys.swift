@@ -52,6 +52,7 @@ extension AppState {
     case .fullCard(let view): return pressInFullCard(key, view)
     case .settings(let panel): return pressInSettings(key, panel)
     case .help(let origin, let scroll): return pressInHelp(key, origin: origin, scroll: scroll)
+    case .stats(let view): return pressInStats(key, view)
     case .confirm(let question): return answer(key, question)
     }
   }
@@ -70,6 +71,7 @@ extension AppState {
     case .open: openShownCard()
     case .undo: return [.undo]
     case .settings: return [.loadSettings]
+    case .stats: return [.loadStats]
     case .help: mode = .help(origin: .feed)
     case .quit: return [.quit]
     case .pull: return [.pull]
@@ -276,6 +278,21 @@ extension AppState {
     return mode == .feed ? fetchIfIdle() : []
   }
 
+  /// The stats scroll as the help does; Esc, `q`, Enter or the stats key go back to the feed.
+  private mutating func pressInStats(_ key: Key, _ view: StatsView) -> [AppEffect] {
+    if let delta = Self.listMove(key, page: Geometry.fullCardRows(height: height)) {
+      var view = view
+      view.scroll = Geometry.clampedStatsScroll(
+        view.scroll.addingReportingOverflow(delta).partialValue, stats: view.stats, width: width,
+        height: height)
+      mode = .stats(view)
+      return []
+    }
+    guard [.escape, .character("q"), .enter].contains(key) || keys.action(for: key) == .stats
+    else { return [] }
+    return returnToFeed()
+  }
+
   private mutating func answer(_ key: Key, _ question: Confirmation) -> [AppEffect] {
     switch key {
     case .character("y"), .character("Y"), .enter:
@@ -322,6 +339,10 @@ extension AppState {
       mode = .settings(panel)
     case .help(let origin, let scroll):
       mode = .help(origin: origin, scroll: Geometry.clampedHelpScroll(scroll, height: height))
+    case .stats(var view):
+      view.scroll = Geometry.clampedStatsScroll(
+        view.scroll, stats: view.stats, width: width, height: height)
+      mode = .stats(view)
     default: break
     }
   }

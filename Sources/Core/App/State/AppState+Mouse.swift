@@ -118,6 +118,10 @@ extension AppState {
     case .help(let origin, let scroll):
       let moved = Geometry.clampedHelpScroll(scroll + turns * Self.wheelLines, height: height)
       mode = .help(origin: origin, scroll: moved)
+    case .stats(var view):
+      view.scroll = Geometry.clampedStatsScroll(
+        view.scroll + turns * Self.wheelLines, stats: view.stats, width: width, height: height)
+      mode = .stats(view)
     default: break
     }
   }

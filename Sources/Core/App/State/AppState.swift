@@ -91,6 +91,7 @@ public struct AppState: Sendable, Hashable {
     case .typesLoaded(let statuses): learn(statuses)
     case .historyLoaded(let entries, let total, let search, let filter):
       mode = .history(HistoryBrowser(entries: entries, total: total, search: search, filter: filter))
+    case .statsLoaded(let stats): mode = .stats(StatsView(stats: stats))
     case .cardOpened(let card): open(card)
     case .broughtBack(let title):
       // The hint bar sanitises what it draws.

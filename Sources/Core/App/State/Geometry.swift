@@ -1,3 +1,4 @@
+import FeedCore
 import CardPreparation
 import CardText
 
@@ -68,6 +69,33 @@ public enum Geometry {
   /// `scroll` kept between the first line and the last screenful of the key list.
   public static func clampedHelpScroll(_ scroll: Int, height: Int) -> Int {
     clamped(scroll, lines: HelpText.lineCount, rows: helpRows(height: height))
+  }
+
+  /// Rows of the stats' day chart's bars.
+  public static let statsChartRows = 4
+  /// Below this width a type of the stats takes two rows: its reactions, then its liked rate
+  /// and round.
+  public static let statsOneRowWidth = 60
+
+  /// The types the stats list: those the decks hold and those ever shown.
+  public static func statsTypes(_ stats: ReadingStats) -> [ReadingStats.TypeLine] {
+    stats.types.filter { $0.cards > 0 || $0.swipes + $0.unswiped > 0 }
+  }
+
+  /// How many rows the stats take `width` columns wide: the summary, the streak and a blank
+  /// row, the day chart (heading, blank, bars, weekdays, dates), a blank row, the table's
+  /// heading and its types; one row when nothing was shown yet.
+  public static func statsRows(_ stats: ReadingStats, width: Int) -> Int {
+    guard stats.shown > 0 else { return 1 }
+    let perType = width >= statsOneRowWidth ? 1 : 2
+    return 3 + (2 + statsChartRows + 2) + 1 + 1 + statsTypes(stats).count * perType
+  }
+
+  /// `scroll` kept between the first row of the stats and their last screenful.
+  public static func clampedStatsScroll(
+    _ scroll: Int, stats: ReadingStats, width: Int, height: Int
+  ) -> Int {
+    clamped(scroll, lines: statsRows(stats, width: width), rows: fullCardRows(height: height))
   }
 
   /// `scroll` kept between the first of `lines` and their last screenful of `rows`.

@@ -108,3 +108,14 @@ public struct Confirmation: Sendable, Hashable {
     self.origin = origin
   }
 }
+
+/// The stats screen: the reader's stats (`ReadingStats`) and the first of their rows on screen.
+public struct StatsView: Sendable, Hashable {
+  public var stats: ReadingStats
+  public var scroll: Int
+
+  public init(stats: ReadingStats, scroll: Int = 0) {
+    self.stats = stats
+    self.scroll = scroll
+  }
+}

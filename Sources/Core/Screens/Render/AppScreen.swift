@@ -63,6 +63,10 @@ public enum AppScreen {
       FullCardScreen.draw(view, types: state.types, into: &grid, palette: palette)
     case .settings(let panel):
       SettingsScreen.draw(panel, mark: state.mark, into: &grid, palette: palette)
+    case .stats(let view):
+      StatsScreen.draw(
+        view, ascii: state.ascii || state.mark == .ascii, mark: state.mark, into: &grid,
+        palette: palette)
     case .help(_, let scroll):
       HelpScreen.draw(
         scroll: scroll, bindings: state.keys, mouse: state.mouse, mark: state.mark, into: &grid,
@@ -83,6 +87,7 @@ public enum AppScreen {
         all: HintBar.fullCard(
           state.keys, link: !(view.card.card.url ?? "").isEmpty, swipes: view.origin == .feed))
     case .settings: return HintBar.Hints(all: HintBar.settings)
+    case .stats: return HintBar.Hints(all: HintBar.help)
     case .help: return HintBar.Hints(all: HintBar.help)
     case .confirm: return HintBar.Hints(all: HintBar.confirm)
     }

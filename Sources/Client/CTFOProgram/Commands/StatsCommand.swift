@@ -1,0 +1,68 @@
+import App
+import ArgumentParser
+import CardText
+import FeedCore
+import Screens
+
+/// `ctfo stats`: the reader's stats as charts, as the app's stats screen (`i`) draws them, or
+/// as one JSON object.
+struct StatsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stats", abstract: "Show your reading in charts: swipes a day, reactions, rounds.",
+    discussion: """
+      Swipes a day for the last 14 days (local time), each type's reactions stacked (CTFO, \
+      TFU, TIFB) with their counts, the share liked (CTFO or TFU) and how far through its \
+      round the feed is, the most liked type first, and the days in a row with a swipe. \
+      Undone swipes do not count. --ascii draws the bars with ASCII characters; W defaults \
+      to the terminal's width, else 80. --json prints the same numbers as one object.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @Flag(name: .long, help: "The numbers as one JSON object.") var json = false
+  @Option(name: .long, help: "Columns to draw the charts in (at least 20).") var width: Int?
+
+  func validate() throws {
+    if let width, width < Geometry.minimumWidth {
+      throw ValidationError("--width must be at least \(Geometry.minimumWidth)")
+    }
+  }
+
+  func run() throws {
+    let launch = try Launch(global.values)
+    let now = NextRequest.now()
+    let stats = try launch.state.readingStats(now: now, utcOffset: Timestamp.utcOffset(at: now))
+    var out = StandardOutput()
+    if json {
+      out.jsonObject(Self.json(stats))
+    } else {
+      let columns = width ?? TerminalSize.ofStandardOutput()?.width ?? 80
+      let mark = launch.mark
+      let grid = StatsScreen.render(
+        stats, width: columns, ascii: launch.configuration.ascii || mark == .ascii, mark: mark,
+        colour: false)
+      for line in grid.lines { out.line(String(line.reversed().drop { $0 == " " }.reversed())) }
+    }
+    try out.finish()
+  }
+
+  /// The stats as `--json` prints them: days oldest first, types the most liked first.
+  static func json(_ stats: ReadingStats) -> KeyValuePairs<String, JSONValue> {
+    let days: [[(String, JSONValue)]] = stats.days.map {
+      [("date", .string($0.date)), ("swipes", .int($0.swipes))]
+    }
+    let types: [[(String, JSONValue)]] = Geometry.statsTypes(stats).map { type in
+      [
+        ("type", .string(Sanitizer.sanitizeLine(type.type))),
+        ("label", .string(Sanitizer.sanitizeLine(type.label))),
+        ("ctfo", .int(type.ctfo)), ("tfu", .int(type.tfu)), ("tifb", .int(type.tifb)),
+        ("unswiped", .int(type.unswiped)),
+        ("liked_percent", type.likedRate.map { .int(Int(($0 * 100).rounded())) } ?? .null),
+        ("round_seen", .int(min(type.seenThisRound, type.cards))), ("cards", .int(type.cards)),
+      ]
+    }
+    return [
+      "swipes": .int(stats.swipes), "shown": .int(stats.shown), "streak": .int(stats.streak),
+      "days": .objects(days), "types": .objects(types),
+    ]
+  }
+}
