@@ -35,6 +35,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    // The server's dashboard page (every value HTML-escaped).
+    .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
   ],
   targets: [
     // Linked by name (module.modulemap) rather than through pkg-config, whose flags SwiftPM
@@ -159,6 +161,7 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Mustache", package: "swift-mustache"),
       ], path: "Sources/Server/CTFOServer"),
     .executableTarget(
       name: "ctfo-server",

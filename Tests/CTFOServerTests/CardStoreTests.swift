@@ -82,6 +82,61 @@ import Testing
     }
   }
 
+  /// The dashboard's aggregates, kept as events are stored: an event sent again is not counted
+  /// again, hours by arrival, reactions by type and card, installs by their last event,
+  /// refusals by sink.
+  @Test(arguments: StoreKind.allCases) func theDashboardCountsEachEventOnceAsItArrives(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      _ = try await store.load(
+        cards: [Wire.Card(id: "f1", type: "fact", title: "One", body: "b"), card("w1", type: "word")],
+        types: [])
+      let hour = DashboardData.hourMilliseconds
+      let now = 500 * hour + 60_000
+      func reaction(_ id: String, _ name: String, card: String, type: String) -> ReceivedEvent {
+        var event = ReceivedEvent(
+          sink: "ctfo", insertID: id, name: name, distinctID: "x", time: now, payload: "{}")
+        event.cardID = card
+        event.cardType = type
+        return event
+      }
+      let batch = [
+        reaction("a", "CTFO", card: "f1", type: "fact"), reaction("b", "CTFO", card: "f1", type: "fact"),
+        reaction("c", "TIFB", card: "f1", type: "fact"), reaction("d", "TFU", card: "w1", type: "word"),
+      ]
+      try await store.record(events: batch, install: "i1", at: now - hour)
+      // Sent again (a retry), with one new event: only the new one counts.
+      try await store.record(
+        events: batch + [reaction("e", "CTFO", card: "f1", type: "fact")], install: "i1", at: now)
+      try await store.record(
+        events: [
+          ReceivedEvent(
+            sink: "mixpanel", insertID: "m", name: "<b>x</b>", distinctID: "d", time: now,
+            payload: "{}")
+        ], install: nil, at: now)
+      try await store.record(
+        events: [reaction("z", "CTFO", card: "w1", type: "word")], install: "i2",
+        at: now - 10 * DashboardData.dayMilliseconds)
+      try await store.countRefused(sink: "ctfo", records: 2, requests: 0)
+      try await store.countRefused(sink: "ctfo", records: 1, requests: 1)
+      try await store.countRefused(sink: "ga", records: 0, requests: 0)
+
+      let data = try await store.dashboard(at: now, minReactions: 3)
+      #expect(data.hours == [.init(hour: 499, events: 4), .init(hour: 500, events: 2)])
+      #expect(
+        data.types == [
+          .init(key: "fact", ctfo: 3, tfu: 0, tifb: 1), .init(key: "word", ctfo: 1, tfu: 1, tifb: 0),
+        ])
+      #expect(data.topCards == [.init(key: "f1", title: "One", ctfo: 3, tfu: 0, tifb: 1)])
+      #expect(data.activeInstalls == [1, 1, 2])
+      #expect(data.refused == [.init(sink: "ctfo", records: 3, requests: 1)])
+      #expect(data.names.first == .init(sink: "ctfo", name: "CTFO", events: 4))
+      #expect(data.names.contains(.init(sink: "mixpanel", name: "<b>x</b>", events: 1)))
+      #expect(try await store.dashboard(at: now, minReactions: 5).topCards.isEmpty)
+    }
+  }
+
   @Test(arguments: StoreKind.allCases) func aReactionScoresTheUnseenCardsOfItsTypeForItsInstallOnly(
     _ kind: StoreKind
   ) async throws {

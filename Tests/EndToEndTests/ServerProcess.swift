@@ -127,6 +127,21 @@ final class ServerProcess {
     return (Int(text[cut...].dropFirst()) ?? 0, String(text[..<cut]))
   }
 
+  /// Runs the server with `arguments` that it should refuse: its exit status and what it said
+  /// on standard error.
+  static func refused(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    let command = Process()
+    command.executableURL = URL(fileURLWithPath: binary)
+    command.arguments = arguments
+    let error = Pipe()
+    command.standardError = error
+    command.standardOutput = FileHandle.nullDevice
+    try command.run()
+    let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    command.waitUntilExit()
+    return (command.terminationStatus, said)
+  }
+
   /// Runs an operator command (`score`, `notify`, `events`) on this server's store; returns
   /// what it printed.
   @discardableResult

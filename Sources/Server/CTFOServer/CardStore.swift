@@ -65,6 +65,12 @@ public protocol CardStore: Sendable {
   /// How many events of each name `sink` holds, one `NAME COUNT` a line, by name (what
   /// `ctfo-server events` prints), each name made safe for a terminal and one line.
   func eventReport(sink: String) async throws -> String
+  /// Counts what `sink` refused for the dashboard: `records` refused in a request that was
+  /// read, `requests` refused whole.
+  func countRefused(sink: String, records: Int, requests: Int) async throws
+  /// The dashboard's numbers at `time`, from the aggregates kept as events arrive; the top
+  /// cards are those with at least `minReactions` reactions.
+  func dashboard(at time: Int64, minReactions: Int) async throws -> DashboardData
 }
 
 /// A store the server cannot use as it is.

@@ -103,6 +103,17 @@ enum EventRoutes {
 
   // MARK: - Mixpanel's import format
 
+  /// A request refused whole, nothing of it stored: Mixpanel's answer, and a dead letter of
+  /// `sink` on the dashboard.
+  private static func refuseWhole(
+    sink: String, store: any CardStore, code: Int, error: String, status: String,
+    _ httpStatus: HTTPResponse.Status
+  ) async throws -> Response {
+    try? await store.countRefused(sink: sink, records: 0, requests: 1)
+    return try mixpanelAnswer(
+      ["code": code, "error": error, "status": status], status: httpStatus)
+  }
+
   private static func importEvents(
     _ request: Request, sink: String, install: String?, store: any CardStore,
     metrics: ServerMetrics
@@ -111,36 +122,30 @@ enum EventRoutes {
     do {
       bytes = Array(buffer: try await request.body.collect(upTo: importBodyLimit))
     } catch is NIOTooManyBytesError {
-      return try mixpanelAnswer(
-        [
-          "code": 413, "error": "request body over \(importBodyLimit) bytes",
-          "status": "Payload Too Large",
-        ],
-        status: .contentTooLarge)
+      return try await refuseWhole(
+        sink: sink, store: store, code: 413,
+        error: "request body over \(importBodyLimit) bytes", status: "Payload Too Large",
+        .contentTooLarge)
     }
     guard request.headers[.contentEncoding] == nil else {
-      return try mixpanelAnswer(
-        ["code": 415, "error": "send the body uncompressed", "status": "Unsupported Media Type"],
-        status: .unsupportedMediaType)
+      return try await refuseWhole(
+        sink: sink, store: store, code: 415, error: "send the body uncompressed",
+        status: "Unsupported Media Type", .unsupportedMediaType)
     }
     // Counted by a scan before the parse: a body of a million tiny elements is refused for
     // the cost of reading its bytes, not of building a million values.
     let count = elementCount(bytes)
     guard count <= maxBatch else {
-      return try mixpanelAnswer(
-        [
-          "code": 400, "error": "\(count) events: at most \(maxBatch) a request",
-          "status": "Bad Request",
-        ],
-        status: .badRequest)
+      return try await refuseWhole(
+        sink: sink, store: store, code: 400,
+        error: "\(count) events: at most \(maxBatch) a request", status: "Bad Request",
+        .badRequest)
     }
     guard !JSONNesting.exceeds(bytes), let elements = decodeElements(bytes) else {
-      return try mixpanelAnswer(
-        [
-          "code": 400, "error": "the body is not a JSON array or JSON lines of events",
-          "status": "Bad Request",
-        ],
-        status: .badRequest)
+      return try await refuseWhole(
+        sink: sink, store: store, code: 400,
+        error: "the body is not a JSON array or JSON lines of events", status: "Bad Request",
+        .badRequest)
     }
     let now = Clock.milliseconds()
     var accepted: [ReceivedEvent] = []
@@ -157,6 +162,7 @@ enum EventRoutes {
     }
     try await store.record(events: accepted, install: install, at: now)
     metrics.events(sink: sink, ingested: accepted.count, rejected: failed.count)
+    try await store.countRefused(sink: sink, records: failed.count, requests: 0)
     guard failed.isEmpty else {
       let answer = EventFormat.ImportFailure(
         error: "some data points in the request failed validation", failedRecords: failed,
@@ -437,8 +443,10 @@ enum EventRoutes {
     if messages.filter({ $0.0 == "measurement_id" || $0.0 == "api_secret" }).isEmpty {
       try await store.record(events: accepted, install: nil, at: Clock.milliseconds())
       metrics.events(sink: "ga", ingested: accepted.count, rejected: sent - accepted.count)
+      try await store.countRefused(sink: "ga", records: sent - accepted.count, requests: 0)
     } else {
       metrics.events(sink: "ga", ingested: 0, rejected: sent)
+      try await store.countRefused(sink: "ga", records: sent, requests: 0)
     }
     return Response(status: .noContent)
   }

@@ -196,6 +196,40 @@ public final class PostgresCardStore: CardStore {
         PRIMARY KEY (install_id, window_start))
       """
     ],
+    // The dashboard's aggregates, kept as events arrive (`DashboardData`), begun from the
+    // events stored so far; a card's reactions from the installs' latest.
+    [
+      "CREATE TABLE dash_hours (hour BIGINT PRIMARY KEY, events BIGINT NOT NULL)",
+      """
+      CREATE TABLE dash_names (
+        sink TEXT NOT NULL, name TEXT COLLATE "C" NOT NULL, events BIGINT NOT NULL,
+        PRIMARY KEY (sink, name))
+      """,
+      """
+      CREATE TABLE dash_cards (
+        card_id TEXT COLLATE "C" PRIMARY KEY, type TEXT COLLATE "C" NOT NULL,
+        ctfo BIGINT NOT NULL DEFAULT 0, tfu BIGINT NOT NULL DEFAULT 0,
+        tifb BIGINT NOT NULL DEFAULT 0)
+      """,
+      "CREATE TABLE dash_installs (install_id TEXT PRIMARY KEY, last_seen BIGINT NOT NULL)",
+      "CREATE INDEX dash_installs_by_time ON dash_installs (last_seen)",
+      """
+      CREATE TABLE dash_refused (
+        sink TEXT PRIMARY KEY, records BIGINT NOT NULL DEFAULT 0,
+        requests BIGINT NOT NULL DEFAULT 0)
+      """,
+      "INSERT INTO dash_hours SELECT received_at / 3600000, COUNT(*) FROM events GROUP BY 1",
+      "INSERT INTO dash_names SELECT sink, name, COUNT(*) FROM events GROUP BY 1, 2",
+      """
+      INSERT INTO dash_installs SELECT install_id, MAX(received_at) FROM events
+      WHERE install_id IS NOT NULL GROUP BY 1
+      """,
+      """
+      INSERT INTO dash_cards SELECT card_id, MIN(type), COUNT(*) FILTER (WHERE reaction = 'CTFO'),
+        COUNT(*) FILTER (WHERE reaction = 'TFU'), COUNT(*) FILTER (WHERE reaction = 'TIFB')
+      FROM reactions GROUP BY card_id
+      """,
+    ],
   ]
 
   /// The schema version this build migrates to.
@@ -655,7 +689,10 @@ public final class PostgresCardStore: CardStore {
     let cards = install == nil ? [] : events.filter { $0.sink == "ctfo" && $0.cardID != nil }
     let reactions = cards.filter { SQLiteCardStore.weights[$0.name] != nil && $0.cardType != nil }
     let write = { (db: PostgresConnection) async throws in
-      try await Self.insert(events, install: install, at: time, db)
+      let stored = try await Self.insert(events, install: install, at: time, db)
+      var tally = DashboardTally()
+      for event in stored { tally.add(event, install: install, at: time) }
+      try await Self.keep(tally, install: install, at: time, db)
       guard let install, !cards.isEmpty else { return }
       let ids = cards.compactMap(\.cardID)
       try await db.run(
@@ -696,9 +733,10 @@ public final class PostgresCardStore: CardStore {
 
   /// Stores `events` in one statement: one row per sink, sender and `$insert_id`, the first's,
   /// with how many came (a batch may hold the same event twice; a row may not change twice).
+  /// Returns the events stored for the first time.
   private static func insert(
     _ events: [ReceivedEvent], install: String?, at time: Int64, _ db: PostgresConnection
-  ) async throws {
+  ) async throws -> [ReceivedEvent] {
     var distinct: String?
     if let install {
       distinct =
@@ -718,7 +756,7 @@ public final class PostgresCardStore: CardStore {
         copies.append(1)
       }
     }
-    try await db.run(
+    let rows = try await db.rows(
       """
       INSERT INTO events (sink, owner, insert_id, name, distinct_id, install_id, time, payload,
         received_at, copies)
@@ -731,7 +769,134 @@ public final class PostgresCardStore: CardStore {
         WITH ORDINALITY AS e(sink, owner, insert_id, name, distinct_id, time, payload, copies, n)
       ORDER BY n
       ON CONFLICT (sink, owner, insert_id) DO UPDATE SET copies = events.copies + excluded.copies
+      RETURNING sink, owner, insert_id, (xmax = 0)
       """)
+    var stored: [ReceivedEvent] = []
+    for row in rows {
+      let (sink, owner, insertID, inserted) = try row.decode((String, String, String, Bool).self)
+      if inserted, let at = index[[sink, owner, insertID]] { stored.append(firsts[at]) }
+    }
+    return stored
+  }
+
+  /// Adds what `record` stored anew to the dashboard's aggregates, in its transaction, one
+  /// statement a table.
+  private static func keep(
+    _ tally: DashboardTally, install: String?, at time: Int64, _ db: PostgresConnection
+  ) async throws {
+    if let install {
+      try await db.run(
+        """
+        INSERT INTO dash_installs (install_id, last_seen) VALUES (\(install), \(time))
+        ON CONFLICT (install_id) DO UPDATE
+          SET last_seen = GREATEST(dash_installs.last_seen, excluded.last_seen)
+        """)
+    }
+    guard !tally.isEmpty else { return }
+    let hours = tally.hours.sorted { $0.key < $1.key }
+    try await db.run(
+      """
+      INSERT INTO dash_hours (hour, events)
+      SELECT * FROM UNNEST(\(hours.map(\.key))::bigint[], \(hours.map { Int64($0.value) })::bigint[])
+      ON CONFLICT (hour) DO UPDATE SET events = dash_hours.events + excluded.events
+      """)
+    let names = tally.names.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+    try await db.run(
+      """
+      INSERT INTO dash_names (sink, name, events)
+      SELECT * FROM UNNEST(\(names.map { $0.key[0] })::text[], \(names.map { $0.key[1] })::text[],
+        \(names.map { Int64($0.value) })::bigint[])
+      ON CONFLICT (sink, name) DO UPDATE SET events = dash_names.events + excluded.events
+      """)
+    guard !tally.cards.isEmpty else { return }
+    let cards = tally.cards.sorted { $0.key < $1.key }
+    try await db.run(
+      """
+      INSERT INTO dash_cards (card_id, type, ctfo, tfu, tifb)
+      SELECT * FROM UNNEST(\(cards.map(\.key))::text[], \(cards.map(\.value.type))::text[],
+        \(cards.map { Int64($0.value.counts[0]) })::bigint[],
+        \(cards.map { Int64($0.value.counts[1]) })::bigint[],
+        \(cards.map { Int64($0.value.counts[2]) })::bigint[])
+      ON CONFLICT (card_id) DO UPDATE SET ctfo = dash_cards.ctfo + excluded.ctfo,
+        tfu = dash_cards.tfu + excluded.tfu, tifb = dash_cards.tifb + excluded.tifb
+      """)
+  }
+
+  public func countRefused(sink: String, records: Int, requests: Int) async throws {
+    guard records > 0 || requests > 0 else { return }
+    try await client.withConnection { db in
+      try await db.run(
+        """
+        INSERT INTO dash_refused (sink, records, requests)
+        VALUES (\(sink), \(Int64(records)), \(Int64(requests)))
+        ON CONFLICT (sink) DO UPDATE SET records = dash_refused.records + excluded.records,
+          requests = dash_refused.requests + excluded.requests
+        """)
+    }
+  }
+
+  public func dashboard(at time: Int64, minReactions: Int) async throws -> DashboardData {
+    try await client.withConnection { db in
+      var data = DashboardData()
+      let since = time / DashboardData.hourMilliseconds - Int64(DashboardData.hoursShown)
+      for row in try await db.rows(
+        "SELECT hour, events FROM dash_hours WHERE hour > \(since) ORDER BY hour")
+      {
+        let (hour, events) = try row.decode((Int64, Int64).self)
+        data.hours.append(DashboardData.Hour(hour: hour, events: Int(events)))
+      }
+      for row in try await db.rows(
+        """
+        SELECT type, SUM(ctfo)::BIGINT, SUM(tfu)::BIGINT, SUM(tifb)::BIGINT FROM dash_cards
+        GROUP BY type ORDER BY type
+        """)
+      {
+        let (type, ctfo, tfu, tifb) = try row.decode((String, Int64, Int64, Int64).self)
+        data.types.append(
+          DashboardData.Reactions(key: type, ctfo: Int(ctfo), tfu: Int(tfu), tifb: Int(tifb)))
+      }
+      for row in try await db.rows(
+        """
+        SELECT d.card_id, d.ctfo, d.tfu, d.tifb, c.title FROM dash_cards d
+        LEFT JOIN cards c ON c.id = d.card_id
+        WHERE d.ctfo + d.tfu + d.tifb >= \(Int64(minReactions))
+        ORDER BY d.ctfo::float8 / (d.ctfo + d.tfu + d.tifb) DESC, d.ctfo + d.tfu + d.tifb DESC,
+          d.card_id LIMIT \(Int64(DashboardData.topCards))
+        """)
+      {
+        let (card, ctfo, tfu, tifb, title) = try row.decode(
+          (String, Int64, Int64, Int64, String?).self)
+        data.topCards.append(
+          DashboardData.Reactions(
+            key: card, title: title, ctfo: Int(ctfo), tfu: Int(tfu), tifb: Int(tifb)))
+      }
+      var active: [Int] = []
+      for days in DashboardData.activeDays {
+        let since = time - days * DashboardData.dayMilliseconds
+        active.append(
+          Int(
+            try await db.rows("SELECT COUNT(*) FROM dash_installs WHERE last_seen > \(since)")
+              .first?.decode(Int64.self) ?? 0))
+      }
+      data.activeInstalls = active
+      for row in try await db.rows(
+        "SELECT sink, records, requests FROM dash_refused ORDER BY sink")
+      {
+        let (sink, records, requests) = try row.decode((String, Int64, Int64).self)
+        data.refused.append(
+          DashboardData.Refused(sink: sink, records: Int(records), requests: Int(requests)))
+      }
+      for row in try await db.rows(
+        """
+        SELECT sink, name, events FROM dash_names ORDER BY events DESC, sink, name
+        LIMIT \(Int64(DashboardData.topNames))
+        """)
+      {
+        let (sink, name, events) = try row.decode((String, String, Int64).self)
+        data.names.append(DashboardData.Name(sink: sink, name: name, events: Int(events)))
+      }
+      return data
+    }
   }
 
   /// Scores the unseen cards of `type` for `install` from its reactions to the type, by the

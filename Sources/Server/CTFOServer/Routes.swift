@@ -41,6 +41,9 @@ public struct ServerSettings: Sendable {
   public var testFaults = false
   /// The counters `/metrics` shows.
   public var metrics = ServerMetrics()
+  /// The SHA-256 of the token `/dashboard` asks for (`--admin-token-file`); nil: no one may
+  /// see it.
+  public var adminTokenHash: [UInt8]?
 
   public init() {}
 }
@@ -157,6 +160,7 @@ public enum Routes {
       to: router, store: store, settings: settings, limits: limits, housekeeping: housekeeping,
       authorize: authorize)
     OperatorRoutes.add(to: router, store: store, metrics: settings.metrics)
+    DashboardRoutes.add(to: router, store: store, settings: settings)
     return router
   }
 

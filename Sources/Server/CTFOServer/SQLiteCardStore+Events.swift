@@ -29,14 +29,17 @@ extension SQLiteCardStore {
         INSERT INTO events (sink, owner, insert_id, name, distinct_id, install_id, time, payload,
           received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (sink, owner, insert_id) DO UPDATE SET copies = copies + 1
+        RETURNING copies
         """)
       var touched: Set<String> = []
+      var tally = DashboardTally()
       for event in events {
-        try insert.run([
+        let copies = try insert.rows([
           .text(event.sink), .text(install ?? event.distinctID), .text(event.insertID),
           .text(event.name), .text(distinct ?? event.distinctID), .text(install),
           .integer(event.time), .text(event.payload), .integer(time),
-        ])
+        ]) { $0.integer(0) }
+        if copies.first == 1 { tally.add(event, install: install, at: time) }
         guard event.sink == "ctfo", let install, let card = event.cardID else { continue }
         try db.run(
           "INSERT OR IGNORE INTO seen (install_id, card_id) VALUES (?, ?)",
@@ -55,6 +58,7 @@ extension SQLiteCardStore {
           """, [.text(install), .text(card), .text(type), .text(event.name), .integer(event.time)])
         touched.insert(type)
       }
+      try Self.keep(tally, install: install, at: time, db)
       var rescored = 0
       if let install {
         for type in touched.sorted() {
@@ -64,6 +68,100 @@ extension SQLiteCardStore {
       }
       return ((), rescored > 0)
     }
+  }
+
+  /// Adds what `record` stored anew to the dashboard's aggregates, in its transaction.
+  private static func keep(
+    _ tally: DashboardTally, install: String?, at time: Int64, _ db: Connection
+  ) throws {
+    if let install {
+      try db.run(
+        """
+        INSERT INTO dash_installs (install_id, last_seen) VALUES (?, ?)
+        ON CONFLICT (install_id) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)
+        """, [.text(install), .integer(time)])
+    }
+    for (hour, count) in tally.hours {
+      try db.run(
+        """
+        INSERT INTO dash_hours (hour, events) VALUES (?, ?)
+        ON CONFLICT (hour) DO UPDATE SET events = events + excluded.events
+        """, [.integer(hour), .integer(Int64(count))])
+    }
+    for (key, count) in tally.names {
+      try db.run(
+        """
+        INSERT INTO dash_names (sink, name, events) VALUES (?, ?, ?)
+        ON CONFLICT (sink, name) DO UPDATE SET events = events + excluded.events
+        """, [.text(key[0]), .text(key[1]), .integer(Int64(count))])
+    }
+    for (card, entry) in tally.cards {
+      try db.run(
+        """
+        INSERT INTO dash_cards (card_id, type, ctfo, tfu, tifb) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (card_id) DO UPDATE SET ctfo = ctfo + excluded.ctfo,
+          tfu = tfu + excluded.tfu, tifb = tifb + excluded.tifb
+        """,
+        [.text(card), .text(entry.type)] + entry.counts.map { .integer(Int64($0)) })
+    }
+  }
+
+  public func countRefused(sink: String, records: Int, requests: Int) throws {
+    guard records > 0 || requests > 0 else { return }
+    try lane.run { db in
+      try db.run(
+        """
+        INSERT INTO dash_refused (sink, records, requests) VALUES (?, ?, ?)
+        ON CONFLICT (sink) DO UPDATE SET records = records + excluded.records,
+          requests = requests + excluded.requests
+        """, [.text(sink), .integer(Int64(records)), .integer(Int64(requests))])
+    }
+  }
+
+  public func dashboard(at time: Int64, minReactions: Int) throws -> DashboardData {
+    try lane.run { db in
+      var data = DashboardData()
+      let now = time / DashboardData.hourMilliseconds
+      data.hours = try db.rows(
+        "SELECT hour, events FROM dash_hours WHERE hour > ? ORDER BY hour",
+        [.integer(now - Int64(DashboardData.hoursShown))]
+      ) { DashboardData.Hour(hour: $0.integer(0), events: Int($0.integer(1))) }
+      data.types = try db.rows(
+        "SELECT type, SUM(ctfo), SUM(tfu), SUM(tifb) FROM dash_cards GROUP BY type ORDER BY type"
+      ) { Self.reactions($0, title: nil) }
+      data.topCards = try db.rows(
+        """
+        SELECT d.card_id, d.ctfo, d.tfu, d.tifb, c.title FROM dash_cards d
+        LEFT JOIN cards c ON c.id = d.card_id
+        WHERE d.ctfo + d.tfu + d.tifb >= ?
+        ORDER BY CAST(d.ctfo AS REAL) / (d.ctfo + d.tfu + d.tifb) DESC,
+          d.ctfo + d.tfu + d.tifb DESC, d.card_id LIMIT ?
+        """, [.integer(Int64(minReactions)), .integer(Int64(DashboardData.topCards))]
+      ) { Self.reactions($0, title: $0.text(4)) }
+      data.activeInstalls = try DashboardData.activeDays.map { days in
+        try db.rows(
+          "SELECT COUNT(*) FROM dash_installs WHERE last_seen > ?",
+          [.integer(time - days * DashboardData.dayMilliseconds)]
+        ) { Int($0.integer(0)) }.first ?? 0
+      }
+      data.refused = try db.rows("SELECT sink, records, requests FROM dash_refused ORDER BY sink") {
+        DashboardData.Refused(
+          sink: $0.text(0) ?? "", records: Int($0.integer(1)), requests: Int($0.integer(2)))
+      }
+      data.names = try db.rows(
+        "SELECT sink, name, events FROM dash_names ORDER BY events DESC, sink, name LIMIT ?",
+        [.integer(Int64(DashboardData.topNames))]
+      ) {
+        DashboardData.Name(sink: $0.text(0) ?? "", name: $0.text(1) ?? "", events: Int($0.integer(2)))
+      }
+      return data
+    }
+  }
+
+  private static func reactions(_ row: Statement, title: String?) -> DashboardData.Reactions {
+    DashboardData.Reactions(
+      key: row.text(0) ?? "", title: title, ctfo: Int(row.integer(1)), tfu: Int(row.integer(2)),
+      tifb: Int(row.integer(3)))
   }
 
   /// What each final reaction says of the card: CTFO > TFU > TIFB.

@@ -126,6 +126,27 @@ public final class SQLiteCardStore: CardStore {
     """
     ALTER TABLE installs ADD COLUMN status TEXT;
     """,
+    // The dashboard's aggregates, kept as events arrive (`DashboardData`), begun from the
+    // events stored so far; a card's reactions from the installs' latest.
+    """
+    CREATE TABLE dash_hours (hour INTEGER PRIMARY KEY, events INTEGER NOT NULL);
+    CREATE TABLE dash_names (
+      sink TEXT NOT NULL, name TEXT NOT NULL, events INTEGER NOT NULL, PRIMARY KEY (sink, name));
+    CREATE TABLE dash_cards (
+      card_id TEXT PRIMARY KEY, type TEXT NOT NULL, ctfo INTEGER NOT NULL DEFAULT 0,
+      tfu INTEGER NOT NULL DEFAULT 0, tifb INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE dash_installs (install_id TEXT PRIMARY KEY, last_seen INTEGER NOT NULL);
+    CREATE INDEX dash_installs_by_time ON dash_installs(last_seen);
+    CREATE TABLE dash_refused (
+      sink TEXT PRIMARY KEY, records INTEGER NOT NULL DEFAULT 0,
+      requests INTEGER NOT NULL DEFAULT 0);
+    INSERT INTO dash_hours SELECT received_at / 3600000, COUNT(*) FROM events GROUP BY 1;
+    INSERT INTO dash_names SELECT sink, name, COUNT(*) FROM events GROUP BY 1, 2;
+    INSERT INTO dash_installs SELECT install_id, MAX(received_at) FROM events
+      WHERE install_id IS NOT NULL GROUP BY 1;
+    INSERT INTO dash_cards SELECT card_id, MIN(type), SUM(reaction = 'CTFO'),
+      SUM(reaction = 'TFU'), SUM(reaction = 'TIFB') FROM reactions GROUP BY card_id;
+    """,
   ]
 
   /// The schema version this build migrates to.

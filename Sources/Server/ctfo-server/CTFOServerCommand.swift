@@ -159,6 +159,13 @@ struct Serve: AsyncParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
+      "A file whose first line is the token GET /dashboard asks for, 16 characters or more "
+        + "(default: no one may see the dashboard).",
+      valueName: "FILE"))
+  var adminTokenFile: String?
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
       "What the log on stderr holds: trace, debug (a line per request), info (a line per start, "
         + "stop and error), notice, warning, error or critical.",
       valueName: "LEVEL"))
@@ -187,10 +194,17 @@ struct Serve: AsyncParsableCommand {
 
   func run() async throws {
     Self.raiseOpenFileLimit()
-    try await data.withStore { try await serve(store: $0) }
+    let admin: [UInt8]?
+    do {
+      admin = try adminTokenFile.map(AdminToken.hash(fromFile:))
+    } catch {
+      FileHandle.standardError.write(Data("ctfo-server: \(error)\n".utf8))
+      throw ExitCode(66)
+    }
+    try await data.withStore { try await serve(store: $0, admin: admin) }
   }
 
-  private func serve(store: any CardStore) async throws {
+  private func serve(store: any CardStore, admin: [UInt8]?) async throws {
     let decks =
       deck.isEmpty
       ? DeckFolders.jsonl(
@@ -225,6 +239,7 @@ struct Serve: AsyncParsableCommand {
     settings.gaAPISecret = gaApiSecret
     settings.pullBodyLimit = pullBodyLimit
     settings.testFaults = testFaults
+    settings.adminTokenHash = admin
     let service = Routes.service(store: store, settings: settings, serverName: "ctfo-server")
     let app = Application(
       router: service.router, server: service.server,
