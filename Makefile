@@ -60,6 +60,7 @@ test: build dist deb
 	./scripts/schemathesis.sh $(SERVER)
 	SCHEMATHESIS_STORE=postgres ./scripts/schemathesis.sh $(SERVER)
 	./scripts/load-kill-test.sh $(SERVER)
+	./scripts/dashboard-browser-test.sh $(SERVER)
 	./scripts/dist-test.sh
 	FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 

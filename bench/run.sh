@@ -203,3 +203,6 @@ paced_swipes "$events_pid" 25 16 queued-template
 # ctfo-server beside nginx serving the same bytes, and two processes on PostgreSQL beside one
 # on SQLite (a script of its own, to run alone as well).
 "$root/bench/server-vs-nginx.sh" "$server"
+
+echo "== dashboard: GET /dashboard with 1,000,000 events stored (SQLite; goal < 100 ms)"
+python3 "$root/bench/dashboard.py" "$server" 1000000 200

@@ -29,6 +29,9 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
 # python3-wcwidth 0.2.5 lacks), installed with pip below.
 command -v python3 >/dev/null || need+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
+# scripts/dashboard-browser-test.sh drives Debian's chromium with Playwright (pip, below): the
+# system's browser, not one `playwright install` would download.
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
     echo "installing: ${need[*]}"
@@ -40,9 +43,11 @@ if [ ${#need[@]} -gt 0 ]; then
     exit 1
   fi
 fi
-wcwidth=wcwidth==0.7.0
-python3 -c 'import wcwidth; wcwidth.width' 2>/dev/null && exit 0
-echo "installing: python3 $wcwidth"
 # A Debian python3 is externally managed (PEP 668): pip then needs --break-system-packages.
-python3 -m pip install -q "$wcwidth" 2>/dev/null \
-  || python3 -m pip install -q --break-system-packages "$wcwidth"
+pip_install() {
+  echo "installing: python3 $1"
+  python3 -m pip install -q "$1" 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages "$1"
+}
+python3 -c 'import wcwidth; wcwidth.width' 2>/dev/null || pip_install wcwidth==0.7.0
+python3 -c 'import playwright.sync_api' 2>/dev/null || pip_install playwright==1.65.2

@@ -23,11 +23,15 @@ enum DashboardRoutes {
   ) {
     let admin = settings.adminTokenHash
     router.get("/dashboard") { request, _ in
-      guard let admin, authorized(request, admin: admin) else { return loginPage(status: .unauthorized) }
+      guard let admin, authorized(request, admin: admin) else {
+        return loginPage(status: .unauthorized)
+      }
       let data = try await store.dashboard(at: settings.clock(), minReactions: minReactions)
       return page(dashboard.render(context(data, now: settings.clock())), status: .ok)
     }
     router.get("/dashboard/login") { _, _ in loginPage(status: .ok) }
+    // A browser asks for an icon on its own: an empty answer, not a 404 in its console.
+    router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
     router.post("/dashboard/login") { request, _ in
       let body = try await request.body.collect(upTo: 4096)
       let token = formValue("token", in: String(buffer: body)) ?? ""
@@ -188,7 +192,7 @@ enum DashboardRoutes {
     section>h2{flex-basis:100%}
     table{border-collapse:collapse;font-size:.9em}
     th,td{border-bottom:1px solid #ddd;padding:.15em .5em;text-align:left}
-    td{text-align:right}caption{text-align:left;font-weight:600}
+    td{text-align:right}td.text{text-align:left}caption{text-align:left;font-weight:600}
     .bar{fill:#3a7bd5}.ctfo{fill:#2e9e4f}.tfu{fill:#3a7bd5}.tifb{fill:#d04a3a}
     .axis{stroke:#888}.label{font-size:10px;fill:#444}
     """
@@ -228,7 +232,7 @@ enum DashboardRoutes {
       <section><h2>The cards with the highest CTFO rate</h2>
       <table id="top-cards-table"><caption>At most 20 cards, each with at least {{minReactions}} reactions</caption>
       <thead><tr><th scope="col">Card</th><th scope="col">Title</th><th scope="col">CTFO</th><th scope="col">Reactions</th><th scope="col">CTFO rate</th></tr></thead><tbody>
-      {{#top}}<tr><th scope="row">{{card}}</th><td>{{title}}</td><td>{{ctfo}}</td><td>{{total}}</td><td>{{rate}}</td></tr>
+      {{#top}}<tr><th scope="row">{{card}}</th><td class="text">{{title}}</td><td>{{ctfo}}</td><td>{{total}}</td><td>{{rate}}</td></tr>
       {{/top}}{{^hasTop}}<tr><td colspan="5">No card has enough reactions yet</td></tr>{{/hasTop}}</tbody></table></section>
       <section><h2>Installs and refusals</h2>
       <table id="active-installs-table"><caption>Installs that sent events</caption>
@@ -241,7 +245,7 @@ enum DashboardRoutes {
       {{/refused}}{{^hasRefused}}<tr><td colspan="3">None</td></tr>{{/hasRefused}}</tbody></table>
       <table id="event-names-table"><caption>The most frequent event names</caption>
       <thead><tr><th scope="col">Sink</th><th scope="col">Name</th><th scope="col">Events</th></tr></thead><tbody>
-      {{#names}}<tr><th scope="row">{{sink}}</th><td>{{name}}</td><td>{{events}}</td></tr>
+      {{#names}}<tr><th scope="row">{{sink}}</th><td class="text">{{name}}</td><td>{{events}}</td></tr>
       {{/names}}{{^hasNames}}<tr><td colspan="3">No events yet</td></tr>{{/hasNames}}</tbody></table></section>
       </main></body></html>
 
