@@ -249,7 +249,7 @@ let package = Package(
       name: "CTFOProgramTests",
       dependencies: [
         "CTFOProgram", "Decks", "TestFixtures", "App", "CardPreparation", "CardText", "FeedCore",
-        "FeedPipeline", "Store", "Terminal",
+        "FeedPipeline", "Store", "Terminal", "Screens",
       ]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestFixtures"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.

@@ -37,12 +37,23 @@ struct StatsCommand: ParsableCommand {
     } else {
       let columns = width ?? TerminalSize.ofStandardOutput()?.width ?? 80
       let mark = launch.mark
-      let grid = StatsScreen.render(
-        stats, width: columns, ascii: launch.configuration.ascii || mark == .ascii, mark: mark,
-        colour: false)
-      for line in grid.lines { out.line(String(line.reversed().drop { $0 == " " }.reversed())) }
+      for line in Self.text(
+        stats, width: columns, ascii: launch.configuration.ascii || mark == .ascii, mark: mark)
+      {
+        out.line(line)
+      }
     }
     try out.finish()
+  }
+
+  /// The stats as the command prints them: the charts `width` columns wide, each line's
+  /// trailing blanks dropped.
+  static func text(_ stats: ReadingStats, width: Int, ascii: Bool, mark: TruncationMark)
+    -> [String]
+  {
+    StatsScreen.render(stats, width: width, ascii: ascii, mark: mark, colour: false).lines.map {
+      String($0.reversed().drop { $0 == " " }.reversed())
+    }
   }
 
   /// The stats as `--json` prints them: days oldest first, types the most liked first.
