@@ -134,6 +134,12 @@ import Testing
       #expect(data.names.first == .init(sink: "ctfo", name: "CTFO", events: 4))
       #expect(data.names.contains(.init(sink: "mixpanel", name: "<b>x</b>", events: 1)))
       #expect(try await store.dashboard(at: now, minReactions: 5).topCards.isEmpty)
+      // A prune 40 days on drops the hours and installs the page no longer shows, not the
+      // reactions.
+      _ = try await store.prune(at: now + 40 * DashboardData.dayMilliseconds, eventsBefore: nil)
+      let pruned = try await store.dashboard(at: now, minReactions: 3)
+      #expect(pruned.hours.isEmpty && pruned.activeInstalls == [0, 0, 0])
+      #expect(pruned.types == data.types && pruned.names == data.names)
     }
   }
 

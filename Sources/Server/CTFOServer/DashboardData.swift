@@ -59,6 +59,15 @@ public struct DashboardData: Sendable, Equatable {
   public static let activeDays: [Int64] = [1, 7, 30]
   public static let hourMilliseconds: Int64 = 3_600_000
   public static let dayMilliseconds: Int64 = 86_400_000
+
+  /// What a prune at `time` keeps of the totals: the hours from the first the chart shows, the
+  /// installs seen since the longest period counted back.
+  static func kept(at time: Int64) -> (hour: Int64, lastSeen: Int64) {
+    (
+      time / hourMilliseconds - Int64(hoursShown) + 1,
+      time - (activeDays.max() ?? 30) * dayMilliseconds
+    )
+  }
 }
 
 /// The events of one `record` that were stored for the first time (copies of an event already

@@ -626,6 +626,10 @@ public final class PostgresCardStore: CardStore {
         "DELETE FROM tokens WHERE expires_at <= \(time) RETURNING 1"
       ).count
       try await db.run("DELETE FROM request_counts WHERE window_start < \(time - 120_000)")
+      // The dashboard's totals past what it shows: hours past its chart, installs past 30 days.
+      let (hours, installs) = DashboardData.kept(at: time)
+      try await db.run("DELETE FROM dash_hours WHERE hour < \(hours)")
+      try await db.run("DELETE FROM dash_installs WHERE last_seen < \(installs)")
       if let eventsBefore {
         report.events = try await db.rows(
           "DELETE FROM events WHERE received_at < \(eventsBefore) RETURNING 1"

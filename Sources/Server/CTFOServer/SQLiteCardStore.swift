@@ -457,6 +457,11 @@ public final class SQLiteCardStore: CardStore {
         var report = PruneReport()
         try db.run("DELETE FROM tokens WHERE expires_at <= ?", [.integer(time)])
         report.tokens = db.changes
+        // The dashboard's totals past what it shows: hours past its chart, installs past 30
+        // days.
+        let (hours, installs) = DashboardData.kept(at: time)
+        try db.run("DELETE FROM dash_hours WHERE hour < ?", [.integer(hours)])
+        try db.run("DELETE FROM dash_installs WHERE last_seen < ?", [.integer(installs)])
         if let eventsBefore {
           try db.run("DELETE FROM events WHERE received_at < ?", [.integer(eventsBefore)])
           report.events = db.changes
