@@ -35,6 +35,7 @@ import Testing
     let shown = Fixtures.prepared(Fixtures.asciiCard, width: 80, height: 24)
     #expect(drag(&state, dx: dx, dy: dy) == [.swipe(shown, direction), .takeNext])
     #expect(state.pointer == nil)
+    #expect([state.slide?.startColumn, state.slide?.startRow] == [dx, dy], "slides on from there")
   }
 
   @Test func shortOfAThirdOrDownwardTheCardSettlesBack() {

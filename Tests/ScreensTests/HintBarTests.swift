@@ -93,5 +93,11 @@ import Testing
     _ = state.reduce(
       .mouse(MouseEvent(.drag, column: frame.left - frame.width / 2, row: frame.top + 1)))
     #expect(bar(state).contains("Let go to swipe left: TIFB"), "\(bar(state))")
+    // Let go past a third to the right: the slide-out goes on from there, not from the middle.
+    let past = frame.width / 3 + 2
+    _ = state.reduce(.mouse(MouseEvent(.drag, column: frame.left + 2 + past, row: frame.top + 1)))
+    _ = state.reduce(.mouse(MouseEvent(.release, column: frame.left + 2 + past, row: frame.top + 1)))
+    #expect(state.slide != nil)
+    #expect((corner() ?? 0) > frame.left + past, "the first frame starts where the card was let go")
   }
 }

@@ -100,9 +100,14 @@ extension AppState {
   /// Swipes the card on screen: it slides out (unless motion is `none`) while the next one is
   /// taken. Does nothing when no card can come (`.unavailable`); a swipe on the placeholder
   /// waits in `typedAhead`.
-  mutating func swipe(_ direction: SwipeDirection) -> [AppEffect] {
+  mutating func swipe(
+    _ direction: SwipeDirection, from start: (dx: Int, dy: Int) = (0, 0)
+  ) -> [AppEffect] {
     guard case .card(let card) = feed else { return [] }
-    slide = motion == .full ? SlideOut(card: card, direction: direction) : nil
+    slide =
+      motion == .full
+      ? SlideOut(card: card, direction: direction, startColumn: start.dx, startRow: start.dy)
+      : nil
     feed = .loading
     return [.swipe(card.prepared, direction), .takeNext]
   }

@@ -57,7 +57,10 @@ extension AppState {
   private mutating func letGo(_ release: PointerPress) -> [AppEffect] {
     if mode == .feed {
       guard release.holdsCard, let frame = cardFrame else { return [] }
-      if let direction = release.swipe(of: frame) { return swipe(direction) }
+      if let direction = release.swipe(of: frame) {
+        // The card slides on from where it was let go.
+        return swipe(direction, from: (release.dx, min(release.dy, 0)))
+      }
       if release.isClick { openShownCard() }
       return []
     }

@@ -20,11 +20,20 @@ public struct SlideOut: Sendable, Hashable {
   public var direction: SwipeDirection
   /// The frame on screen, 0..<frames.
   public var frame: Int
+  /// Where the card starts from, in columns and rows from its place: where the mouse let go
+  /// of it (0, 0 for a key).
+  public var startColumn: Int
+  public var startRow: Int
 
-  public init(card: ShownCard, direction: SwipeDirection, frame: Int = 0) {
+  public init(
+    card: ShownCard, direction: SwipeDirection, frame: Int = 0, startColumn: Int = 0,
+    startRow: Int = 0
+  ) {
     self.card = card
     self.direction = direction
     self.frame = frame
+    self.startColumn = startColumn
+    self.startRow = startRow
   }
 
   /// How far the card has moved, as a fraction of the way off the screen.

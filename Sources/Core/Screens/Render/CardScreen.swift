@@ -44,8 +44,12 @@ public enum CardScreen {
       case .left: (-frame.right, 0)
       case .up: (0, -(frame.bottom + 1))
       }
+    // From where it stood (where the mouse let go of it) to off the screen.
+    func along(_ start: Int, _ end: Int) -> Int {
+      start + Int(Double(end - start) * slide.progress)
+    }
     let moved = frame.offset(
-      dx: Int(Double(distance.dx) * slide.progress), dy: Int(Double(distance.dy) * slide.progress))
+      dx: along(slide.startColumn, distance.dx), dy: along(slide.startRow, distance.dy))
     drawCard(slide.card, types: types, mark: mark, in: moved, into: &grid, palette: palette)
   }
 
