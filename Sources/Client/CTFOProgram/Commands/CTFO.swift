@@ -35,8 +35,10 @@ public struct CTFO: ParsableCommand {
       right (TFU, \(Reaction.tfu.meaning)), left (TIFB, \(Reaction.tifb.meaning)) or up (CTFO, \
       \(Reaction.ctfo.meaning)), the three reactions; ↓ (or j) opens the history; Enter or Space \
       opens the whole card (answer, source, link), where o opens the link with $BROWSER or \
-      xdg-open, and → ← still swipe; u or Backspace undoes the last swipe; s settings; ? help; \
-      q quit.
+      xdg-open, and → ← still swipe; u or Backspace undoes the last swipe; s settings; i your \
+      stats; ? help; q quit. Where the terminal reports the mouse (mouse = false turns it off), \
+      drag the card a third of its width, or up, to swipe it, click it to open it, click a hint \
+      to run it; the wheel scrolls.
 
       Files: everything under --home DIR or $CTFO_HOME when given; otherwise the config in \
       $XDG_CONFIG_HOME/ctfo/config.toml, the state in $XDG_STATE_HOME/ctfo/state.sqlite and \
