@@ -250,7 +250,7 @@ let package = Package(
       dependencies: [
         "CTFOProgram", "Decks", "TestFixtures", "App", "CardPreparation", "CardText", "FeedCore",
         "FeedPipeline", "Store", "Terminal", "Screens",
-      ]),
+      ], exclude: ["Snapshots"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestFixtures"]),
     // The bundled decks as data (Resources/decks): JSON, links, no answer given away.
     .testTarget(name: "ContentTests", dependencies: []),

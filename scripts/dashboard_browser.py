@@ -25,6 +25,7 @@ import json
 import os
 import re
 import secrets
+import select
 import signal
 import subprocess
 import sys
@@ -99,22 +100,19 @@ def start_server(binary, work):
     with open(token_file, "w") as out:
         out.write(token + "\n")
     os.chmod(token_file, 0o600)
-    stdout_path = os.path.join(work, "server.out")
     log_path = os.path.join(work, "server.log")
-    with open(stdout_path, "w") as stdout, open(log_path, "w") as stderr:
+    with open(log_path, "w") as stderr:
         process = subprocess.Popen(
             [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data", os.path.join(work, "data"),
              "--deck", deck, "--admin-token-file", token_file],
-            stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, cwd=work, preexec_fn=die_with_parent)
-    # Its first line: "listening on 127.0.0.1:PORT".
-    for _ in range(150):
-        with open(stdout_path) as out:
-            match = re.match(r"listening on .*:(\d+)\n", out.readline())
-        if match:
-            return process, int(match.group(1)), token, log_path
-        if process.poll() is not None:
-            break
-        time.sleep(0.1)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, cwd=work,
+            preexec_fn=die_with_parent)
+    # Its first line, "listening on 127.0.0.1:PORT", waited for on the pipe (15 s at most); it
+    # writes nothing more there. A server that dies first ends the pipe.
+    readable, _, _ = select.select([process.stdout], [], [], 15)
+    match = re.match(rb"listening on .*:(\d+)\n", process.stdout.readline()) if readable else None
+    if match:
+        return process, int(match.group(1)), token, log_path
     stop_server(process)
     raise RuntimeError(f"the server did not start; its log ends:\n{tail(log_path)}")
 

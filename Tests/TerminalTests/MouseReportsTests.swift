@@ -83,16 +83,24 @@ import Testing
     #expect(KeySequences.folded(events("\u{1B}[")) == events("\u{1B}["), "then it is keys")
   }
 
-  /// Whatever arrives, folding ends and keeps every key that is not part of a report.
-  @Test func anyInputFolds() {
+  /// A report among any keys that hold no escape (digits, `;`, `M`, `<` among them) is its
+  /// event, and every key around it stays as it came.
+  @Test func aReportAmongAnyKeysIsFoundAndTheKeysStay() {
     var generator = SystemRandomNumberGenerator()
-    let pieces = ["\u{1B}", "[", "<", "M", "m", ";", "0", "5", "32", "64", "q", " ", "日"]
-    for _ in 0..<2000 {
-      let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in
+    let pieces = ["[", "<", "M", "m", ";", "0", "5", "32", "64", "q", " ", "日"]
+    func keys() -> String {
+      (0..<Int.random(in: 0...12, using: &generator)).map { _ in
         pieces.randomElement(using: &generator)!
       }.joined()
-      let folded = KeySequences.folded(events(text))
-      #expect(folded.count <= events(text).count)
+    }
+    for _ in 0..<2000 {
+      let (before, after) = (keys(), keys())
+      let column = Int.random(in: 1...300, using: &generator)
+      let report = "\u{1B}[<0;\(column);7M"
+      #expect(
+        KeySequences.folded(events(before + report + after))
+          == events(before) + [mouse(.press, column - 1, 6)] + events(after),
+        "\(before) | \(after)")
     }
   }
 

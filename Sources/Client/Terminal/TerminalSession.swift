@@ -84,7 +84,8 @@ public final class TerminalSession {
     }
     let window = TerminalType.configure()
     let hasColour = colour && TerminalType.startColours()
-    let mouseStart = (probe.mouseStart ?? Array("\u{1B}[M".utf8)).map { byte in
+    // ncurses returns KEY_MOUSE only where terminfo names `kmous`.
+    let mouseStart = (probe.mouseStart ?? []).map { byte in
       KeyDecoder.character(UInt32(byte)).event ?? .key(.unknown)
     }
     let session = TerminalSession(

@@ -22,7 +22,8 @@ enum TerminalType {
     defer { cnc_drop_current_terminal() }
     guard cnc_can_address_cursor() != 0 else { throw .unusableTerm(term) }
     let mouseStart = cnc_tigetstr("kmous").map { Array(String(cString: $0).utf8) }
-    return Probe(reset: resetSequence(), mouseStart: mouseStart?.isEmpty == false ? mouseStart : nil)
+    return Probe(
+      reset: resetSequence(), mouseStart: mouseStart?.isEmpty == false ? mouseStart : nil)
   }
 
   /// Mouse reporting on: presses and releases (1000), moves while a button is held (1002),

@@ -801,7 +801,8 @@ public final class PostgresCardStore: CardStore {
     try await db.run(
       """
       INSERT INTO dash_hours (hour, events)
-      SELECT * FROM UNNEST(\(hours.map(\.key))::bigint[], \(hours.map { Int64($0.value) })::bigint[])
+      SELECT * FROM UNNEST(
+        \(hours.map(\.key))::bigint[], \(hours.map { Int64($0.value) })::bigint[])
       ON CONFLICT (hour) DO UPDATE SET events = dash_hours.events + excluded.events
       """)
     let names = tally.names.sorted { $0.key.lexicographicallyPrecedes($1.key) }

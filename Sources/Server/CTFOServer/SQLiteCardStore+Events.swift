@@ -152,7 +152,8 @@ extension SQLiteCardStore {
         "SELECT sink, name, events FROM dash_names ORDER BY events DESC, sink, name LIMIT ?",
         [.integer(Int64(DashboardData.topNames))]
       ) {
-        DashboardData.Name(sink: $0.text(0) ?? "", name: $0.text(1) ?? "", events: Int($0.integer(2)))
+        DashboardData.Name(
+          sink: $0.text(0) ?? "", name: $0.text(1) ?? "", events: Int($0.integer(2)))
       }
       return data
     }

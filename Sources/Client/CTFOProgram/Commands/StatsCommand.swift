@@ -29,16 +29,14 @@ struct StatsCommand: ParsableCommand {
 
   func run() throws {
     let launch = try Launch(global.values)
-    let now = NextRequest.now()
-    let stats = try launch.state.readingStats(now: now, utcOffset: Timestamp.utcOffset(at: now))
+    let stats = try launch.readingStats()
     var out = StandardOutput()
     if json {
       out.jsonObject(Self.json(stats))
     } else {
       let columns = width ?? TerminalSize.ofStandardOutput()?.width ?? 80
-      let mark = launch.mark
       for line in Self.text(
-        stats, width: columns, ascii: launch.configuration.ascii || mark == .ascii, mark: mark)
+        stats, width: columns, ascii: launch.configuration.ascii, mark: launch.mark)
       {
         out.line(line)
       }
@@ -67,8 +65,8 @@ struct StatsCommand: ParsableCommand {
         ("label", .string(Sanitizer.sanitizeLine(type.label))),
         ("ctfo", .int(type.ctfo)), ("tfu", .int(type.tfu)), ("tifb", .int(type.tifb)),
         ("unswiped", .int(type.unswiped)),
-        ("liked_percent", type.likedRate.map { .int(Int(($0 * 100).rounded())) } ?? .null),
-        ("round_seen", .int(min(type.seenThisRound, type.cards))), ("cards", .int(type.cards)),
+        ("liked_percent", type.likedPercent.map(JSONValue.int) ?? .null),
+        ("round_seen", .int(type.roundSeen)), ("cards", .int(type.cards)),
       ]
     }
     return [

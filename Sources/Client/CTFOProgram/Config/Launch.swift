@@ -87,6 +87,12 @@ struct Launch {
     }
   }
 
+  /// The reader's stats now, days counted in the local time zone (TZ).
+  func readingStats() throws -> ReadingStats {
+    let now = NextRequest.now()
+    return try state.readingStats(now: now, utcOffset: Timestamp.utcOffset(at: now))
+  }
+
   /// The key bindings of the config file, checked like every other setting: a wrong name or a
   /// key bound twice stops every command with its line and exit status 78.
   private static func keys(_ configuration: Configuration, file: String) throws -> KeyBindings {

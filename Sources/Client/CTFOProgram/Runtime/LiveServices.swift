@@ -113,9 +113,7 @@ final class LiveServices: AppServices {
 
   func readingStats() -> ReadingStats {
     writer.waitUntilIdle()
-    let now = NextRequest.now()
-    return (try? launch.state.readingStats(now: now, utcOffset: Timestamp.utcOffset(at: now)))
-      ?? ReadingStats(swipesByDay: [:], today: 0, types: [])
+    return (try? launch.readingStats()) ?? ReadingStats(swipesByDay: [:], today: 0, types: [])
   }
 
   func card(id: String) -> PreparedCard? { prepared(id: id) }

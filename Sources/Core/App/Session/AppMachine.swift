@@ -228,7 +228,8 @@ public struct AppMachine: Sendable {
         guard let place = tombstones.firstIndex(where: { $0.historyIndex == index }),
           let newest = tombstones.last
         else {
-          out += reduceScreen(.undoRefused(Self.notUndoable(limit: session.window.configuration.limit)), now: now)
+          let refusal = Self.notUndoable(limit: session.window.configuration.limit)
+          out += reduceScreen(.undoRefused(refusal), now: now)
           continue
         }
         // One undo at a time, each as `u` does it; the next starts when this one is done.

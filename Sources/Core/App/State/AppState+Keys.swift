@@ -51,8 +51,8 @@ extension AppState {
     case .history(let browser): return pressInHistory(key, browser)
     case .fullCard(let view): return pressInFullCard(key, view)
     case .settings(let panel): return pressInSettings(key, panel)
-    case .help(let origin, let scroll): return pressInHelp(key, origin: origin, scroll: scroll)
-    case .stats(let view): return pressInStats(key, view)
+    case .help(let origin, _): return pressInHelp(key, origin: origin)
+    case .stats: return pressInStats(key)
     case .confirm(let question): return answer(key, question)
     }
   }
@@ -137,10 +137,8 @@ extension AppState {
       ]
     default: break
     }
-    let rows = Geometry.historyRows(height: height)
-    if let delta = Self.listMove(key, page: rows) {
-      browser.viewport.move(by: delta, count: browser.entries.count, rows: rows)
-      mode = .history(browser)
+    if let delta = Self.listMove(key, page: Geometry.historyRows(height: height)) {
+      move(by: delta)
       return []
     }
     let selected =
@@ -205,13 +203,8 @@ extension AppState {
   private mutating func pressInFullCard(_ key: Key, _ view: FullCardView) -> [AppEffect] {
     if keys.action(for: key) == .openLink { return openLink(of: view.card) }
     if keys.action(for: key) == .copy { return copy(view.card) }
-    let rows = Geometry.fullCardRows(height: height)
-    if let delta = Self.listMove(key, page: rows) {
-      var view = view
-      view.scroll = Geometry.clampedScroll(
-        view.scroll.addingReportingOverflow(delta).partialValue, card: view.card,
-        width: width, height: height)
-      mode = .fullCard(view)
+    if let delta = Self.listMove(key, page: Geometry.fullCardRows(height: height)) {
+      move(by: delta)
       return []
     }
     // The card of the feed is swiped from its whole view too (↑ scrolls there).
@@ -253,11 +246,8 @@ extension AppState {
   }
 
   private mutating func pressInSettings(_ key: Key, _ panel: SettingsPanel) -> [AppEffect] {
-    var panel = panel
-    let rows = Geometry.settingsRows(height: height)
-    if let delta = Self.listMove(key, page: rows) {
-      panel.viewport.move(by: delta, count: panel.statuses.count, rows: rows)
-      mode = .settings(panel)
+    if let delta = Self.listMove(key, page: Geometry.settingsRows(height: height)) {
+      move(by: delta)
       return []
     }
     switch key {
@@ -271,10 +261,9 @@ extension AppState {
     }
   }
 
-  private mutating func pressInHelp(_ key: Key, origin: AppMode, scroll: Int) -> [AppEffect] {
+  private mutating func pressInHelp(_ key: Key, origin: AppMode) -> [AppEffect] {
     if let delta = Self.listMove(key, page: Geometry.helpRows(height: height)) {
-      let moved = scroll.addingReportingOverflow(delta).partialValue
-      mode = .help(origin: origin, scroll: Geometry.clampedHelpScroll(moved, height: height))
+      move(by: delta)
       return []
     }
     guard [.escape, .character("q"), .enter].contains(key) || keys.action(for: key) == .help
@@ -284,13 +273,9 @@ extension AppState {
   }
 
   /// The stats scroll as the help does; Esc, `q`, Enter or the stats key go back to the feed.
-  private mutating func pressInStats(_ key: Key, _ view: StatsView) -> [AppEffect] {
+  private mutating func pressInStats(_ key: Key) -> [AppEffect] {
     if let delta = Self.listMove(key, page: Geometry.fullCardRows(height: height)) {
-      var view = view
-      view.scroll = Geometry.clampedStatsScroll(
-        view.scroll.addingReportingOverflow(delta).partialValue, stats: view.stats, width: width,
-        height: height)
-      mode = .stats(view)
+      move(by: delta)
       return []
     }
     guard [.escape, .character("q"), .enter].contains(key) || keys.action(for: key) == .stats
@@ -329,26 +314,32 @@ extension AppState {
     mode = .confirm(Confirmation(question: question, onYes: yes, origin: mode))
   }
 
-  /// Keeps scroll positions inside their content after a resize.
-  mutating func clampScrolling() {
+  /// Moves the selection of the screen's list, or scrolls its text, by `delta` rows, kept
+  /// within it: what the list keys and the wheel do, and a resize (by 0).
+  mutating func move(by delta: Int) {
+    func scrolled(_ scroll: Int) -> Int { scroll.addingReportingOverflow(delta).partialValue }
     switch mode {
-    case .fullCard(var view):
-      view.scroll = Geometry.clampedScroll(
-        view.scroll, card: view.card, width: width, height: height)
-      mode = .fullCard(view)
     case .history(var browser):
-      browser.viewport.reveal(rows: Geometry.historyRows(height: height))
+      let rows = Geometry.historyRows(height: height)
+      browser.viewport.move(by: delta, count: browser.entries.count, rows: rows)
       mode = .history(browser)
     case .settings(var panel):
-      panel.viewport.reveal(rows: Geometry.settingsRows(height: height))
+      let rows = Geometry.settingsRows(height: height)
+      panel.viewport.move(by: delta, count: panel.statuses.count, rows: rows)
       mode = .settings(panel)
+    case .fullCard(var view):
+      view.scroll = Geometry.clampedScroll(
+        scrolled(view.scroll), card: view.card, width: width, height: height)
+      mode = .fullCard(view)
     case .help(let origin, let scroll):
-      mode = .help(origin: origin, scroll: Geometry.clampedHelpScroll(scroll, height: height))
+      mode = .help(
+        origin: origin, scroll: Geometry.clampedHelpScroll(scrolled(scroll), height: height))
     case .stats(var view):
       view.scroll = Geometry.clampedStatsScroll(
-        view.scroll, stats: view.stats, width: width, height: height)
+        scrolled(view.scroll), stats: view.stats, width: width, height: height)
       mode = .stats(view)
-    default: break
+    case .feed, .confirm: break
     }
   }
+
 }

@@ -103,29 +103,10 @@ extension AppState {
   /// Lines the wheel scrolls text by, one turn: a list moves by one entry.
   static let wheelLines = 3
 
-  /// One turn of the wheel: the list's selection moves, the text scrolls; the feed keeps still.
+  /// One turn of the wheel: the list's selection moves, the text scrolls; the feed keeps still,
+  /// and so does the history while its search prompt is open.
   private mutating func scroll(by turns: Int) {
-    switch mode {
-    case .history(var browser) where browser.prompt == nil:
-      let rows = Geometry.historyRows(height: height)
-      browser.viewport.move(by: turns, count: browser.entries.count, rows: rows)
-      mode = .history(browser)
-    case .settings(var panel):
-      let rows = Geometry.settingsRows(height: height)
-      panel.viewport.move(by: turns, count: panel.statuses.count, rows: rows)
-      mode = .settings(panel)
-    case .fullCard(var view):
-      view.scroll = Geometry.clampedScroll(
-        view.scroll + turns * Self.wheelLines, card: view.card, width: width, height: height)
-      mode = .fullCard(view)
-    case .help(let origin, let scroll):
-      let moved = Geometry.clampedHelpScroll(scroll + turns * Self.wheelLines, height: height)
-      mode = .help(origin: origin, scroll: moved)
-    case .stats(var view):
-      view.scroll = Geometry.clampedStatsScroll(
-        view.scroll + turns * Self.wheelLines, stats: view.stats, width: width, height: height)
-      mode = .stats(view)
-    default: break
-    }
+    if case .history(let browser) = mode, browser.prompt != nil { return }
+    move(by: turns * (list == nil ? Self.wheelLines : 1))
   }
 }

@@ -90,7 +90,8 @@ public struct AppState: Sendable, Hashable {
       return mode == .feed ? fetchIfIdle() : []
     case .typesLoaded(let statuses): learn(statuses)
     case .historyLoaded(let entries, let total, let search, let filter):
-      mode = .history(HistoryBrowser(entries: entries, total: total, search: search, filter: filter))
+      mode = .history(
+        HistoryBrowser(entries: entries, total: total, search: search, filter: filter))
     case .statsLoaded(let stats): mode = .stats(StatsView(stats: stats))
     case .cardOpened(let card): open(card)
     case .broughtBack(let title):
@@ -175,7 +176,7 @@ public struct AppState: Sendable, Hashable {
       card.prepared = relaidOut(card.prepared)
       feed = .card(card)
     }
-    clampScrolling()
+    move(by: 0)
     let new = Geometry.textArea(width: w, height: h)
     return old == new ? [] : [.resizeTextArea(new)]
   }

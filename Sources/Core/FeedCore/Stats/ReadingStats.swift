@@ -62,6 +62,12 @@ public struct ReadingStats: Sendable, Hashable {
       swipes == 0 ? nil : Double(ctfo + tfu) / Double(swipes)
     }
 
+    /// The liked rate in whole percent, as the screens and `--json` give it.
+    public var likedPercent: Int? { likedRate.map { Int(($0 * 100).rounded()) } }
+
+    /// Cards shown this round, never more than the type has now.
+    public var roundSeen: Int { min(seenThisRound, cards) }
+
     /// The count of `reaction`.
     public func count(_ reaction: Reaction) -> Int {
       switch reaction {

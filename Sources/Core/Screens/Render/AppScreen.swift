@@ -65,8 +65,7 @@ public enum AppScreen {
       SettingsScreen.draw(panel, mark: state.mark, into: &grid, palette: palette)
     case .stats(let view):
       StatsScreen.draw(
-        view, ascii: state.ascii || state.mark == .ascii, mark: state.mark, into: &grid,
-        palette: palette)
+        view, ascii: state.ascii, mark: state.mark, into: &grid, palette: palette)
     case .help(_, let scroll):
       HelpScreen.draw(
         scroll: scroll, bindings: state.keys, mouse: state.mouse, mark: state.mark, into: &grid,

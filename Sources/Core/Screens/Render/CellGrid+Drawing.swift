@@ -57,6 +57,15 @@ extension CellGrid {
     return col
   }
 
+  /// For text scrolled to show the lines `range` of `count`: "↑ more", "↓ more" or "↑↓ more"
+  /// at the end of the top row, saying which way there is more; nothing when all shows.
+  mutating func drawMoreMark(showing range: Range<Int>, of count: Int, style: CellStyle) {
+    let more = (range.lowerBound > 0 ? "↑" : "") + (range.upperBound < count ? "↓" : "")
+    guard !more.isEmpty else { return }
+    let label = more + " more"
+    drawChrome(label, row: 0, column: width - 1 - label.count, style: style)
+  }
+
   /// Draws app text centred on a row.
   mutating func drawChromeCentred(_ text: String, row: Int, style: CellStyle = .plain) {
     drawChrome(text, row: row, column: Swift.max((width - text.count) / 2, 0), style: style)

@@ -21,9 +21,6 @@ enum HelpScreen {
       grid.drawClipped(
         keys[index].action, row: row, column: 4 + keyWidth, limit: grid.width - 1, mark: mark)
     }
-    let more = (range.lowerBound > 0 ? "↑" : "") + (range.upperBound < keys.count ? "↓" : "")
-    guard !more.isEmpty else { return }
-    let mark = more + " more"
-    grid.drawChrome(mark, row: 0, column: grid.width - 1 - mark.count, style: palette.quiet)
+    grid.drawMoreMark(showing: range, of: keys.count, style: palette.quiet)
   }
 }

@@ -16,14 +16,15 @@ public enum StatsScreen {
   static let maxLabelWidth = 14
 
   /// Every row of the stats drawn `width` columns wide (at least 20), as `ctfo stats` prints
-  /// them.
+  /// them; in ASCII with `ascii` or where `mark` is ASCII.
   public static func render(
     _ stats: ReadingStats, width: Int, ascii: Bool, mark: TruncationMark, colour: Bool
   ) -> CellGrid {
     let width = max(width, Geometry.minimumWidth)
     var grid = CellGrid(width: width, height: Geometry.statsRows(stats, width: width))
     draw(
-      stats, ascii: ascii, mark: mark, into: &grid, palette: Palette(colour: colour))
+      stats, ascii: ascii || mark == .ascii, mark: mark, into: &grid,
+      palette: Palette(colour: colour))
     return grid
   }
 
@@ -34,25 +35,15 @@ public enum StatsScreen {
     palette: Palette
   ) {
     grid.drawChrome("Your reading", row: 0, column: 1, style: palette.title)
-    let all = render(view.stats, width: grid.width, ascii: ascii, mark: mark, colour: palette.colour)
+    let all = render(
+      view.stats, width: grid.width, ascii: ascii, mark: mark, colour: palette.colour)
     let rows = Geometry.fullCardRows(height: grid.height)
     let range = view.scroll..<min(view.scroll + rows, all.height)
     for source in range {
       let row = Geometry.listTop + source - view.scroll
       for column in 0..<grid.width { grid[row, column] = all[source, column] }
     }
-    let more = (range.lowerBound > 0 ? "↑" : "") + (range.upperBound < all.height ? "↓" : "")
-    guard !more.isEmpty else { return }
-    let label = more + " more"
-    grid.drawChrome(label, row: 0, column: grid.width - 1 - label.count, style: palette.quiet)
-  }
-
-  static func height(of stats: ReadingStats, width: Int) -> Int {
-    Geometry.statsRows(stats, width: width)
-  }
-
-  private static func shownTypes(_ stats: ReadingStats) -> [ReadingStats.TypeLine] {
-    Geometry.statsTypes(stats)
+    grid.drawMoreMark(showing: range, of: all.height, style: palette.quiet)
   }
 
   private static func draw(
@@ -65,9 +56,7 @@ public enum StatsScreen {
         style: palette.quiet)
       return
     }
-    grid.drawChrome(
-      "\(Plural.count(stats.swipes, "swipe")) of \(Plural.count(stats.shown, "card")) shown",
-      row: 0, column: 1, style: palette.title)
+    grid.drawChrome(summary(stats), row: 0, column: 1, style: palette.title)
     grid.drawChrome(streak(stats), row: 1, column: 1)
     var row = 3
     drawDays(stats, ascii: ascii, row: &row, into: &grid, palette: palette)
@@ -83,22 +72,27 @@ public enum StatsScreen {
       "\(names[$0.weekday]) \($0.date): \(Plural.count($0.swipes, "swipe"))"
     }
     let types = Geometry.statsTypes(stats).map { type in
-      let liked = type.likedRate.map { ", liked \(Int(($0 * 100).rounded()))%" } ?? ""
-      let round = type.cards > 0 ? ", \(min(type.seenThisRound, type.cards)) of \(type.cards) this round" : ""
+      let liked = type.likedPercent.map { ", liked \($0)%" } ?? ""
+      let round = type.cards > 0 ? ", \(type.roundSeen) of \(type.cards) this round" : ""
       return "\(Untrusted.line(type.label)): \(type.ctfo) CTFO, \(type.tfu) TFU, \(type.tifb) TIFB"
         + liked + round
     }
     return [
-      "Stats: \(Plural.count(stats.swipes, "swipe")) of \(Plural.count(stats.shown, "card")) shown.",
-      streak(stats) + ".",
+      "Stats: \(summary(stats)).", streak(stats) + ".",
       "Swipes a day, the last \(ReadingStats.dayCount) days:",
     ] + days + ["By type, the most liked first:"] + types
+  }
+
+  /// "6 swipes of 8 cards shown".
+  static func summary(_ stats: ReadingStats) -> String {
+    "\(Plural.count(stats.swipes, "swipe")) of \(Plural.count(stats.shown, "card")) shown"
   }
 
   /// The streak in words.
   static func streak(_ stats: ReadingStats) -> String {
     stats.streak == 0
-      ? "No swipe today or yesterday" : "\(Plural.count(stats.streak, "day")) in a row with a swipe"
+      ? "No swipe today or yesterday"
+      : "\(Plural.count(stats.streak, "day")) in a row with a swipe"
   }
 
   // MARK: Swipes a day
@@ -119,7 +113,8 @@ public enum StatsScreen {
     let axis = "\(most)".count + 1
     let step = grid.width >= 1 + axis + 1 + 3 * stats.days.count ? 3 : 2
     let left = 1 + axis + 1
-    grid.drawChrome("\(most)", row: row, column: 1 + axis - 1 - "\(most)".count, style: palette.quiet)
+    grid.drawChrome(
+      "\(most)", row: row, column: 1 + axis - 1 - "\(most)".count, style: palette.quiet)
     grid.drawChrome("0", row: row + chartRows - 1, column: 1 + axis - 2, style: palette.quiet)
     for (i, day) in stats.days.enumerated() {
       let column = left + i * step
@@ -161,12 +156,12 @@ public enum StatsScreen {
     _ stats: ReadingStats, ascii: Bool, mark: TruncationMark, row top: Int,
     into grid: inout CellGrid, palette: Palette
   ) {
-    let types = shownTypes(stats)
+    let types = Geometry.statsTypes(stats)
     let labels = types.map { Untrusted.line($0.label) }
     let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, maxLabelWidth)
     let digits = "\(types.map { max($0.ctfo, $0.tfu, $0.tifb) }.max() ?? 0)".count
     let counts = 3 * digits + 2
-    let rounds = types.map { $0.cards > 0 ? "\(min($0.seenThisRound, $0.cards))/\($0.cards)" : "-" }
+    let rounds = types.map { $0.cards > 0 ? "\($0.roundSeen)/\($0.cards)" : "-" }
     let roundWidth = max(rounds.map(\.count).max() ?? 0, 5)
     let oneRow = grid.width >= oneRowWidth
     // Label, bar, counts; then, on one row, liked and round.
@@ -187,7 +182,8 @@ public enum StatsScreen {
       grid.drawClipped(
         labels[i], row: row, column: 1, style: palette.title, limit: 1 + labelWidth, mark: mark)
       var column = 2 + labelWidth
-      let length = most == 0 ? 0 : max(Int((Double(type.swipes) / Double(most) * Double(barWidth)).rounded()), type.swipes > 0 ? 1 : 0)
+      let share = most == 0 ? 0 : Double(type.swipes) / Double(most) * Double(barWidth)
+      let length = max(Int(share.rounded()), type.swipes > 0 ? 1 : 0)
       for (reaction, segment) in zip(stack, split(length, type)) {
         column = grid.drawChrome(
           String(repeating: ascii ? reaction.2 : reaction.1, count: segment), row: row,
@@ -195,7 +191,7 @@ public enum StatsScreen {
       }
       let numbers = stack.map { pad("\(type.count($0.0))", digits) }.joined(separator: " ")
       grid.drawChrome(numbers, row: row, column: 2 + labelWidth + barWidth + 1)
-      let liked = type.likedRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
+      let liked = type.likedPercent.map { "\($0)%" } ?? "-"
       if oneRow {
         grid.drawChrome(pad(liked, 5), row: row, column: grid.width - 1 - roundWidth - 2 - 5)
         grid.drawChrome(pad(rounds[i], roundWidth), row: row, column: grid.width - 1 - roundWidth)
@@ -209,8 +205,8 @@ public enum StatsScreen {
     }
   }
 
-  /// `length` cells shared among the type's CTFO, TFU and TIFB by their counts (largest
-  /// remainders), every reaction with a count getting at least one cell when there is room.
+  /// `length` cells shared among the type's CTFO, TFU and TIFB by their counts, the cells left
+  /// over from rounding down going to the largest remainders.
   static func split(_ length: Int, _ type: ReadingStats.TypeLine) -> [Int] {
     let counts = stack.map { type.count($0.0) }
     let total = counts.reduce(0, +)
@@ -218,8 +214,8 @@ public enum StatsScreen {
     let exact = counts.map { Double($0) / Double(total) * Double(length) }
     var cells = exact.map { Int($0) }
     var left = length - cells.reduce(0, +)
-    for i in exact.indices.sorted(by: { exact[$0] - Double(cells[$0]) > exact[$1] - Double(cells[$1]) })
-    where left > 0 {
+    let remainders = exact.indices.map { exact[$0] - Double(cells[$0]) }
+    for i in exact.indices.sorted(by: { remainders[$0] > remainders[$1] }) where left > 0 {
       cells[i] += 1
       left -= 1
     }
