@@ -91,6 +91,13 @@ import Testing
     let feed = try await Self.pull(install.token, port: server.port, feed: "cold")
     #expect(feed.status == 400)
     #expect(feed.body.contains("bad_feed"))
+    // A header the lane reads, sent twice: the router joins the two into one token, not valid
+    // (where the lane, reading one of them, would say 304).
+    let etag = try #require(try await Self.pull(install.token, port: server.port).header("ETag"))
+    let twice = try await Self.pull(
+      install.token, port: server.port,
+      headers: ["Authorization: Bearer \(install.token)", "If-None-Match: \(etag)"])
+    #expect(twice.status == 401)
   }
 
   @Test func aPullBehindARequestTheRouterHasIsAnsweredAfterIt() async throws {

@@ -271,6 +271,49 @@ import Testing
     }
   }
 
+  /// What a pull answered at once reads (`revisionAtOnce`, `ownChangesAtOnce`) is this
+  /// process's change at once, and another process's as soon as the store is asked again; an
+  /// install's own part is never served beside another revision than the one it was read for.
+  @Test(arguments: StoreKind.allCases)
+  func aPullAnsweredAtOnceSeesTheChangesOfEveryProcess(_ kind: StoreKind) async throws {
+    try await kind.withStores(2) { stores in
+      let (one, two) = (stores[0], stores[1])
+      _ = try await one.load(cards: [card("a"), card("b")], types: [])
+      _ = try await one.issueToken(hash: [1], installId: "i", expiresAt: .max)
+      let first = try await one.revision(install: "i", feed: .hot)
+      #expect(one.revisionAtOnce(install: "i", feed: .hot) == first, "the revision just read")
+
+      #expect(try await one.score(cardId: "a", score: 2, at: 10))
+      // This process's change, at once: the revision read before it is forgotten, and read
+      // again (SQLite) or left for the pull to ask the store for (PostgreSQL: nil).
+      let atOnce = one.revisionAtOnce(install: "i", feed: .hot)
+      let scored = try await one.revision(install: "i", feed: .hot)
+      #expect(scored > first)
+      #expect(atOnce == (kind == .sqlite ? scored : nil))
+
+      #expect(try await two.setStatus(install: "i", to: "banned"))
+      let banned = try await one.revision(install: "i", feed: .hot)
+      #expect(banned > scored, "the other's change, when the store is asked")
+      #expect(one.revisionAtOnce(install: "i", feed: .hot) == banned)
+
+      // Only a store that answers full pulls at once has an own part at once (PostgreSQL's
+      // full pulls wait for the store, in the router).
+      if let own = one.ownChangesAtOnce(install: "i", feed: .hot, revision: scored) {
+        #expect(own.userStatus == "banned", "read now, though kept for the older revision")
+        #expect(
+          one.ownChangesAtOnce(install: "i", feed: .hot, revision: scored)?.userStatus
+            == "banned")
+        #expect(try await two.setStatus(install: "i", to: "active"))
+        let active = try await one.revision(install: "i", feed: .hot)
+        #expect(
+          one.ownChangesAtOnce(install: "i", feed: .hot, revision: active)?.userStatus
+            == "active", "another revision: read again, not the part kept")
+      } else {
+        #expect(kind == .postgres)
+      }
+    }
+  }
+
   @Test func anInstallsRateIsCountedAcrossTheProcessesOfOneStore() async throws {
     try await StoreKind.postgres.withStores(2) { stores in
       let time = Mutex<Int64>(1_800_000_000_000 + 5_000)

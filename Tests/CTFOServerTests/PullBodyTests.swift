@@ -172,7 +172,8 @@ import Testing
   @Test(arguments: [
     ("gzip", true), ("gzip, deflate, br", true), ("br;q=1, gzip;q=0.5", true),
     ("gzip;q=0", false), ("identity", false), ("*", true), ("*, gzip;q=0", false),
-    ("x-gzip", true), ("GZIP", true), ("", false),
+    ("x-gzip", true), ("GZIP", true), ("", false), ("gzip ;\tq=0", false),
+    ("x-GZIP; Q=0.5", true), (" , gzip", true), ("gzipper", false),
   ])
   func acceptEncoding(header: String, gzip: Bool) {
     #expect(Routes.acceptsGzip(header.isEmpty ? [] : [header]) == gzip)

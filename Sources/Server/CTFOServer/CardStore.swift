@@ -54,7 +54,8 @@ public protocol CardStore: Sendable {
   func epochAtOnce() -> String?
   func revisionAtOnce(install: String?, feed: PullFeed) -> Int64?
   func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String?
-  func ownChangesAtOnce(install: String, feed: PullFeed) -> Changes?
+  /// `revision`: the pull's, as `revisionAtOnce` gave it.
+  func ownChangesAtOnce(install: String, feed: PullFeed, revision: Int64) -> Changes?
 
   /// Whether several server processes count requests together in this store
   /// (`addRequestCounts`), for a rate limit per install across them all.
@@ -105,7 +106,9 @@ extension CardStore {
   public func epochAtOnce() -> String? { nil }
   public func revisionAtOnce(install: String?, feed: PullFeed) -> Int64? { nil }
   public func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String? { nil }
-  public func ownChangesAtOnce(install: String, feed: PullFeed) -> Changes? { nil }
+  public func ownChangesAtOnce(install: String, feed: PullFeed, revision: Int64) -> Changes? {
+    nil
+  }
   public var sharesRequestCounts: Bool { false }
   public func addRequestCounts(_ counts: [String: Int], window: Int64) async throws
     -> [String: Int]

@@ -15,10 +15,8 @@ public final class PostgresCardStore: CardStore {
   private let runner: Task<Void, Never>
   private let shown: String
   private let knownEpoch = Mutex<String?>(nil)
-  private let knownRevisions = KnownRevisions()
-  /// Tokens found valid, by hash: the install and the expiry.
-  private let knownTokens = Mutex<[String: (install: String, expiresAt: Int64, checkedAt: Int64)]>(
-    [:])
+  private let reads = PullReads()
+  private let knownTokens = KnownTokens()
   static let logger: Logger = {
     var logger = Logger(label: "ctfo-server.postgres")
     logger.logLevel = .error
@@ -288,6 +286,7 @@ public final class PostgresCardStore: CardStore {
 
   public func revision(install: String?, feed: PullFeed) async throws -> Int64 {
     let install = feed == .hot ? install : nil
+    let generation = reads.revisions.generation
     let revision = try await client.withConnection { db in
       try await db.rows(
         """
@@ -296,7 +295,8 @@ public final class PostgresCardStore: CardStore {
         """
       ).first?.decode(Int64.self) ?? 0
     }
-    knownRevisions.remember(revision, install: install, feed: feed)
+    reads.revisions.remember(
+      revision, for: PullReads.Key(install: install, feed: feed), readAt: generation)
     return revision
   }
 
@@ -308,14 +308,11 @@ public final class PostgresCardStore: CardStore {
   /// process reaches a pull answered at once within that second (this process forgets what it
   /// read when it changes the store).
   public func revisionAtOnce(install: String?, feed: PullFeed) -> Int64? {
-    knownRevisions.revision(install: feed == .hot ? install : nil, feed: feed)
+    reads.revisions.value(for: PullReads.Key(install: feed == .hot ? install : nil, feed: feed))
   }
 
   public func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String? {
-    guard let known = knownTokens.withLock({ $0[Token.hex(hash)] }), known.expiresAt > time,
-      (0..<1000).contains(time - known.checkedAt)
-    else { return nil }
-    return known.install
+    knownTokens.install(Token.hex(hash), at: time)
   }
 
   /// The store's epoch, made with the store and never changed: read once.
@@ -335,7 +332,7 @@ public final class PostgresCardStore: CardStore {
     for install: String? = nil,
     _ body: (PostgresConnection, Int64) async throws -> (T, changed: Bool)
   ) async throws -> T {
-    defer { knownRevisions.forget() }
+    defer { reads.forget() }
     return try await client.withTransaction(logger: Self.logger) { db in
       let next =
         (try await db.rows("SELECT revision FROM state FOR UPDATE").first?.decode(Int64.self)
@@ -589,9 +586,7 @@ public final class PostgresCardStore: CardStore {
         """)
       return (distinct, revoked)
     }
-    knownTokens.withLock { tokens in
-      for hash in revoked { tokens[hash] = nil }
-    }
+    knownTokens.forget(revoked)
     return distinct
   }
 
@@ -600,22 +595,13 @@ public final class PostgresCardStore: CardStore {
   /// process is refused a second later at most.
   public func install(forToken hash: [UInt8], at time: Int64) async throws -> String? {
     let key = Token.hex(hash)
-    if let known = knownTokens.withLock({ $0[key] }), known.expiresAt > time,
-      (0..<1000).contains(time - known.checkedAt)
-    {
-      return known.install
-    }
+    if let known = knownTokens.install(key, at: time) { return known }
     let found = try await client.withConnection { db in
       try await db.rows(
         "SELECT install_id, expires_at FROM tokens WHERE hash = \(key) AND expires_at > \(time)"
       ).first?.decode((String, Int64).self)
     }
-    if let found {
-      knownTokens.withLock { tokens in
-        if tokens.count >= 100_000 { tokens.removeAll(keepingCapacity: true) }
-        tokens[key] = (found.0, found.1, time)
-      }
-    }
+    if let found { knownTokens.remember(key, install: found.0, expiresAt: found.1, checkedAt: time) }
     return found?.0
   }
 
@@ -1069,39 +1055,5 @@ struct PostgresAddress: Equatable {
       }
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-}
-
-/// Revisions read from the store, by install (nil: what every client receives) and feed, each
-/// taken for a second after it was read.
-final class KnownRevisions: Sendable {
-  private struct Key: Hashable {
-    var install: String?
-    var feed: PullFeed
-  }
-  private let known = Mutex<[Key: (revision: Int64, readAt: ContinuousClock.Instant)]>([:])
-  private let lifetime = Duration.seconds(1)
-
-  func remember(_ revision: Int64, install: String?, feed: PullFeed) {
-    let now = ContinuousClock.now
-    known.withLock { known in
-      if known.count >= 100_000 { known.removeAll(keepingCapacity: true) }
-      let key = Key(install: install, feed: feed)
-      // A read that began before a newer one ended must not put an older revision back.
-      if let kept = known[key], kept.revision > revision, now - kept.readAt < lifetime { return }
-      known[key] = (revision, now)
-    }
-  }
-
-  func revision(install: String?, feed: PullFeed) -> Int64? {
-    guard let kept = known.withLock({ $0[Key(install: install, feed: feed)] }),
-      ContinuousClock.now - kept.readAt < lifetime
-    else { return nil }
-    return kept.revision
-  }
-
-  /// Forgets every revision: this process changed the store.
-  func forget() {
-    known.withLock { $0.removeAll(keepingCapacity: true) }
   }
 }

@@ -34,6 +34,9 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
   private var handedOn = 0
   /// The answer to the request being read, sent when its end comes.
   private var answering: (answer: Answer, start: ContinuousClock.Instant, head: Bool)?
+  /// The connection's peer address as text, made on its first pull (libc writes it with
+  /// `sprintf`).
+  private var address: String?
 
   init(answerer: @escaping Answerer, serverName: String?, metrics: ServerMetrics) {
     self.answerer = answerer
@@ -47,7 +50,7 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
       let start = ContinuousClock.now
       if handedOn == 0, answering == nil, request.method == .get || request.method == .head,
         Self.isPull(request.path),
-        let answer = answerer(request, context.channel.remoteAddress?.ipAddress ?? "")
+        let answer = answerer(request, peer(context))
       {
         answering = (answer, start, request.method == .head)
         return
@@ -68,16 +71,26 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
     }
   }
 
+  private func peer(_ context: ChannelHandlerContext) -> String {
+    if let address { return address }
+    let made = context.channel.remoteAddress?.ipAddress ?? ""
+    address = made
+    return made
+  }
+
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
     if case .end = unwrapOutboundIn(data) { handedOn = max(0, handedOn - 1) }
     context.write(data, promise: promise)
   }
 
   private func send(_ answer: Answer, head: Bool, context: ChannelHandlerContext) {
+    // Appended: an answer's own headers are never these.
     var headers = answer.headers
-    if let body = answer.body { headers[.contentLength] = String(body.readableBytes) }
-    headers[.date] = HTTPDate.now()
-    if let serverName { headers[.server] = serverName }
+    if let body = answer.body {
+      headers.append(HTTPField(name: .contentLength, value: String(body.readableBytes)))
+    }
+    headers.append(HTTPField(name: .date, value: HTTPDate.now()))
+    if let serverName { headers.append(HTTPField(name: .server, value: serverName)) }
     context.write(
       wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))),
       promise: nil)

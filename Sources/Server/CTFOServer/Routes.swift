@@ -2,6 +2,7 @@ import CTFOWire
 import FeedCore
 import FlatJSON
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -298,13 +299,13 @@ public enum Routes {
     _ request: HTTPRequest, address: String, store: any CardStore, settings: ServerSettings,
     limits: Limits, cache: PullCache
   ) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?)? {
-    guard let header = request.headerFields[.authorization], header.hasPrefix("Bearer "),
+    guard let fields = PullFields(request.headerFields),
+      let header = fields.authorization, header.hasPrefix("Bearer "),
       case let token = header.dropFirst(7), (1...256).contains(token.utf8.count),
       let feed = PullAsk.feedAtOnce(path: request.path ?? ""),
       let ask = try? PullAsk(
-        feed: feed,
-        ifNoneMatch: request.headerFields[.ifNoneMatch],
-        acceptEncoding: request.headerFields[values: .acceptEncoding]),
+        feed: feed, ifNoneMatch: fields.ifNoneMatch,
+        acceptEncoding: fields.acceptEncoding.map { [$0] } ?? []),
       let install = store.installAtOnce(
         forToken: Token.hash(String(token)), at: settings.clock()),
       let epoch = store.epochAtOnce(),
@@ -320,7 +321,7 @@ public enum Routes {
           cache.kept(
             epoch: epoch, feed: ask.feed, revision: $0, bodyLimit: settings.pullBodyLimit)
         }),
-        let own = store.ownChangesAtOnce(install: install, feed: ask.feed),
+        let own = store.ownChangesAtOnce(install: install, feed: ask.feed, revision: revision),
         let full = try? PullBody.full(
           shared: shared, cacheKey: current.text, serverTime: settings.clock(), own: own,
           gzip: ask.gzip)
@@ -342,22 +343,39 @@ public enum Routes {
   }
 
   /// Whether an `Accept-Encoding` list takes gzip: named (or `*`) with a weight above zero.
+  /// Read as bytes: it is read on every pull.
   static func acceptsGzip(_ values: [String]) -> Bool {
     var named: Bool?
     var any = false
-    for item in values.flatMap({ $0.split(separator: ",") }) {
-      let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-      guard let coding = parts.first?.lowercased() else { continue }
-      let weight =
-        parts.dropFirst().first { $0.lowercased().hasPrefix("q=") }
-        .flatMap { Double($0.dropFirst(2)) } ?? 1
-      switch coding {
-      case "gzip", "x-gzip": named = weight > 0
-      case "*": any = weight > 0
-      default: continue
+    for value in values {
+      for item in value.utf8.split(separator: UInt8(ascii: ",")) {
+        let parts = item.split(separator: UInt8(ascii: ";")).map(Self.trimmed)
+        guard let coding = parts.first, !coding.isEmpty else { continue }
+        let weight =
+          parts.dropFirst().first { Self.lowercased($0.prefix(2)) == Array("q=".utf8) }
+          .flatMap { Double(String(decoding: $0.dropFirst(2), as: UTF8.self)) } ?? 1
+        switch Self.lowercased(coding) {
+        case Array("gzip".utf8), Array("x-gzip".utf8): named = weight > 0
+        case [UInt8(ascii: "*")]: any = weight > 0
+        default: continue
+        }
       }
     }
     return named ?? any
+  }
+
+  /// `bytes` without the spaces and tabs around them (HTTP's optional white space).
+  private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+    let space = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    guard let first = bytes.firstIndex(where: { !space($0) }),
+      let last = bytes.lastIndex(where: { !space($0) })
+    else { return bytes[bytes.endIndex...] }
+    return bytes[first...last]
+  }
+
+  /// ASCII letters made lower case, other bytes as they are.
+  private static func lowercased<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+    bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
   }
 
   // MARK: - Answers
@@ -430,18 +448,47 @@ struct PullAsk {
 
   /// The headers of every answer to the pull, a `304` too.
   func headers(_ current: CacheKey) -> HTTPFields {
+    // Appended, not set: a field set by name is looked for first, and these are new.
     var headers = HTTPFields()
+    headers.reserveCapacity(8)
     // A gzip body is another representation: its strong ETag says so (`CacheKey` reads both).
-    headers[.eTag] = "\"\(current.text)\(gzip ? CacheKey.gzipSuffix : "")\""
-    headers[.cacheControl] = "no-cache"
-    headers[.vary] = "Accept-Encoding"
+    headers.append(
+      HTTPField(name: .eTag, value: "\"\(current.text)\(gzip ? CacheKey.gzipSuffix : "")\""))
+    headers.append(HTTPField(name: .cacheControl, value: "no-cache"))
+    headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
     return headers
   }
 
-  /// Adds what a body's headers say.
+  /// Adds what a body's headers say to the pull's `headers`.
   func describe(body headers: inout HTTPFields) {
-    headers[.contentType] = "application/json"
-    if gzip { headers[.contentEncoding] = "gzip" }
+    headers.append(HTTPField(name: .contentType, value: "application/json"))
+    if gzip { headers.append(HTTPField(name: .contentEncoding, value: "gzip")) }
+  }
+}
+
+/// The headers a pull answered at once reads, found in one pass over the request's fields (a
+/// field looked up by name joins every value of that name into a new string); nil when one of
+/// them comes twice, for the route to read as it reads any request.
+struct PullFields {
+  var authorization: String?
+  var ifNoneMatch: String?
+  var acceptEncoding: String?
+
+  init?(_ fields: HTTPFields) {
+    for field in fields {
+      switch field.name {
+      case .authorization:
+        guard authorization == nil else { return nil }
+        authorization = field.value
+      case .ifNoneMatch:
+        guard ifNoneMatch == nil else { return nil }
+        ifNoneMatch = field.value
+      case .acceptEncoding:
+        guard acceptEncoding == nil else { return nil }
+        acceptEncoding = field.value
+      default: continue
+      }
+    }
   }
 }
 

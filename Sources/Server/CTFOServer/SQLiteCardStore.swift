@@ -15,9 +15,8 @@ import Synchronization
 public final class SQLiteCardStore: CardStore {
   let lane: Lane
   private let knownEpoch = Mutex<String?>(nil)
-  /// Tokens found valid, by hash: the install and the expiry.
-  private let knownTokens = Mutex<[String: (install: String, expiresAt: Int64, checkedAt: Int64)]>(
-    [:])
+  private let reads = PullReads()
+  private let knownTokens = KnownTokens()
 
   public init(path: String) throws {
     let open: @Sendable () throws -> Connection = {
@@ -35,16 +34,26 @@ public final class SQLiteCardStore: CardStore {
 
   // MARK: - At once
 
-  // SQLite answers on the caller's thread: every answer is at once.
+  // SQLite answers on the caller's thread: every answer is at once. What was read less than a
+  // second ago is answered from memory (`PullReads`): each query's read transaction takes
+  // SQLite's file locks and the connection's lane, which the event loops contend for.
   public func epochAtOnce() -> String? { try? epoch() }
   public func revisionAtOnce(install: String?, feed: PullFeed) -> Int64? {
-    try? revision(install: install, feed: feed)
+    reads.revisions.value(for: PullReads.Key(install: feed == .hot ? install : nil, feed: feed))
+      ?? (try? revision(install: install, feed: feed))
   }
   public func installAtOnce(forToken hash: [UInt8], at time: Int64) -> String? {
     try? install(forToken: hash, at: time)
   }
-  public func ownChangesAtOnce(install: String, feed: PullFeed) -> Changes? {
-    try? ownChanges(install: install, feed: feed)
+  public func ownChangesAtOnce(install: String, feed: PullFeed, revision: Int64) -> Changes? {
+    let key = PullReads.Key(install: install, feed: feed)
+    if let kept = reads.ownChanges.value(for: key), kept.revision == revision {
+      return kept.changes
+    }
+    let generation = reads.ownChanges.generation
+    guard let own = try? ownChanges(install: install, feed: feed) else { return nil }
+    reads.ownChanges.remember((revision, own), for: key, readAt: generation)
+    return own
   }
 
   // MARK: - Schema
@@ -172,13 +181,18 @@ public final class SQLiteCardStore: CardStore {
   // MARK: - Revisions
 
   public func revision(install: String?, feed: PullFeed) throws -> Int64 {
-    try lane.run { db in
+    let install = feed == .hot ? install : nil
+    let generation = reads.revisions.generation
+    let revision = try lane.run { db in
       try db.rows(
         "SELECT MAX(CAST(value AS INTEGER), COALESCE((SELECT revision FROM installs "
           + "WHERE install_id = ?), 0)) FROM meta WHERE key = 'shared_revision'",
-        [feed == .hot ? .text(install) : .null]
+        [.text(install)]
       ) { $0.integer(0) }.first ?? 0
     }
+    reads.revisions.remember(
+      revision, for: PullReads.Key(install: install, feed: feed), readAt: generation)
+    return revision
   }
 
   /// The store's epoch, made with the store and never changed: read once.
@@ -203,7 +217,8 @@ public final class SQLiteCardStore: CardStore {
   func changing<T: Sendable>(
     for install: String? = nil, _ body: (Connection, Int64) throws -> (T, changed: Bool)
   ) throws -> T {
-    try lane.run { db in
+    defer { reads.forget() }
+    return try lane.run { db in
       try db.transaction(immediate: true) {
         let next = try Self.revision(db) + 1
         let (result, changed) = try body(db, next)
@@ -445,9 +460,7 @@ public final class SQLiteCardStore: CardStore {
         return (distinct, revoked)
       }
     }
-    knownTokens.withLock { tokens in
-      for hash in revoked { tokens[hash] = nil }
-    }
+    knownTokens.forget(revoked)
     return distinct
   }
 
@@ -490,11 +503,7 @@ public final class SQLiteCardStore: CardStore {
   /// store, by any process, is refused a second later at most.
   public func install(forToken hash: [UInt8], at time: Int64) throws -> String? {
     let key = Token.hex(hash)
-    if let known = knownTokens.withLock({ $0[key] }), known.expiresAt > time,
-      (0..<1000).contains(time - known.checkedAt)
-    {
-      return known.install
-    }
+    if let known = knownTokens.install(key, at: time) { return known }
     let found = try lane.run { db in
       try db.rows(
         "SELECT install_id, expires_at FROM tokens WHERE hash = ? AND expires_at > ?",
@@ -502,10 +511,7 @@ public final class SQLiteCardStore: CardStore {
       ) { (install: $0.text(0) ?? "", expiresAt: $0.integer(1)) }.first
     }
     if let found {
-      knownTokens.withLock { tokens in
-        if tokens.count >= 100_000 { tokens.removeAll(keepingCapacity: true) }
-        tokens[key] = (found.install, found.expiresAt, time)
-      }
+      knownTokens.remember(key, install: found.install, expiresAt: found.expiresAt, checkedAt: time)
     }
     return found?.install
   }
