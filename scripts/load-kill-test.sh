@@ -140,9 +140,16 @@ stop_warnings=()
 for n in 1 2; do
   pid=${server_pid[$n]}
   kill "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do running "$pid" || break; sleep 0.1; done
+  for _ in $(seq 20); do running "$pid" || break; sleep 0.1; done
+  # Still there 2 s later (a stop takes well under one): what each thread waits on, for the
+  # warning below.
+  threads=
+  running "$pid" && threads=$(for task in /proc/"$pid"/task/*; do
+    printf '%s:%s:%s ' "$(cat "$task/comm")" "$(cut -d' ' -f3 "$task/stat")" "$(cat "$task/wchan")"
+  done 2>/dev/null)
+  for _ in $(seq 80); do running "$pid" || break; sleep 0.1; done
   if running "$pid"; then
-    stop_warnings+=("WARNING: ctfo-server $n (pid $pid) still running 10 s after SIGTERM; its log ends: $(tail -n 1 "$work/server$n.log")")
+    stop_warnings+=("WARNING: ctfo-server $n (pid $pid) still running 10 s after SIGTERM; its log ends: $(tail -n 1 "$work/server$n.log"); its threads 2 s after SIGTERM (name:state:wait): $threads")
     kill -9 "$pid" 2>/dev/null || true
   fi
   wait "$pid" 2>/dev/null || true
