@@ -1,7 +1,9 @@
 import FeedCore
-import Store
+import SQL
 import TestFixtures
 import Testing
+
+@testable import Store
 
 /// The rounds belong to the home, not the process: each run opens the
 /// database afresh, deals from where the last left off (`StateStore.roundProgress`), shows one
@@ -23,6 +25,21 @@ import Testing
     let card = try #require(try home.index.reader().card(type: slot.type, ordinal: slot.ordinal))
     _ = try home.state.appendShown([card], time: Double(seed))
     return card
+  }
+
+  /// A launch reads its rounds from the round's rows, each card found by id: not by walking
+  /// every card of the index, whose cost grows with the decks (a million cards) however small
+  /// the round.
+  @Test func theRoundsAreReadFromTheRoundsRowsNotFromEveryCard() throws {
+    let home = try TestHome()
+    _ = try home.index.sync(decks: [try home.deck("d.jsonl", [cardLine("x0", type: "x")])])
+    let db = try Connection(
+      path: home.url.appendingPathComponent("state.sqlite").path, role: .readOnly)
+    let plan = try db.rows("EXPLAIN QUERY PLAN " + StateStore.roundCardsQuery) {
+      $0.text(3) ?? ""
+    }
+    #expect(plan.first?.hasPrefix("SCAN round_cards") == true, "\(plan)")
+    #expect(!plan.contains { $0.hasPrefix("SCAN cards") }, "\(plan)")
   }
 
   @Test func everyRunGoesOnWithTheHomesRoundsOfCardsAndOfTypes() throws {
