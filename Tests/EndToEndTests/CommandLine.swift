@@ -85,7 +85,9 @@ struct CommandLine {
     guard exited.wait(timeout: .now() + limit) == .success else {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      throw TimedOut(arguments: arguments, seconds: limit)
+      throw TimedOut(
+        program: URL(fileURLWithPath: program).lastPathComponent, arguments: arguments,
+        seconds: limit)
     }
     return Result(
       status: process.terminationStatus,
@@ -96,11 +98,14 @@ struct CommandLine {
   func remove() { try? FileManager.default.removeItem(atPath: home) }
 }
 
-/// `ctfo` ran longer than a test allows, and was killed.
+/// The program ran longer than a test allows, and was killed.
 struct TimedOut: Error, CustomStringConvertible {
+  var program: String
   var arguments: [String]
   var seconds: Double
-  var description: String { "ctfo \(arguments.joined(separator: " ")) ran over \(seconds) s" }
+  var description: String {
+    "\(program) \(arguments.joined(separator: " ")) ran over \(seconds) s"
+  }
 }
 
 struct MissingBinary: Error, CustomStringConvertible {

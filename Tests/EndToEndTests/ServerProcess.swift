@@ -128,18 +128,14 @@ final class ServerProcess {
   }
 
   /// Runs the server with `arguments` that it should refuse: its exit status and what it said
-  /// on standard error.
+  /// on standard error. Run as `CommandLine` runs `ctfo`, so a server that starts instead of
+  /// refusing is killed after 30 s and the test fails (`TimedOut`), rather than waiting forever.
   static func refused(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
-    let command = Process()
-    command.executableURL = URL(fileURLWithPath: binary)
-    command.arguments = arguments
-    let error = Pipe()
-    command.standardError = error
-    command.standardOutput = FileHandle.nullDevice
-    try command.run()
-    let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    command.waitUntilExit()
-    return (command.terminationStatus, said)
+    var command = try CommandLine()
+    defer { command.remove() }
+    command.program = binary
+    let result = try command.run(arguments, limit: 30)
+    return (result.status, result.stderr)
   }
 
   /// Runs an operator command (`score`, `notify`, `events`) on this server's store; returns
