@@ -33,16 +33,10 @@ extension StateStore {
         }
         lines[type] = line
       }
-      // Cards shown this round that the decks still hold.
-      let rounds = try db.rows(
-        """
-        SELECT type, count(*) FROM round_cards WHERE EXISTS (
-          SELECT 1 FROM cards WHERE cards.id = round_cards.card_id AND cards.type = round_cards.type
-            AND cards.ordinal IS NOT NULL)
-        GROUP BY 1
-        """
-      ) { ($0.text(0) ?? "", Int($0.integer(1))) }
-      for (type, seen) in rounds { lines[type]?.seenThisRound = seen }
+      // Cards shown this round that the decks still hold, as a launch resumes them.
+      for (type, seen) in try Self.roundProgress(db).seen {
+        lines[type]?.seenThisRound = seen.count
+      }
       let today = Int(((now + Double(utcOffset)) / 86_400).rounded(.down))
       return ReadingStats(
         swipesByDay: Dictionary(byDay) { a, b in a + b }, today: today, types: Array(lines.values))

@@ -125,13 +125,16 @@ public struct StateStore: Sendable {
   /// its current round (cards no longer indexed left out), and the types shown in the current
   /// round of types. A new feed starts from it (`FeedEngine(resuming:)`).
   public func roundProgress() throws -> RoundProgress<Int> {
-    try database.read { db in
-      var progress = RoundProgress<Int>()
-      let seen = try db.rows(Self.roundCardsQuery) { ($0.text(0) ?? "", Int($0.integer(1))) }
-      for (type, ordinal) in seen { progress.seen[type, default: []].insert(ordinal) }
-      progress.typesShown = Set(try db.rows("SELECT type FROM round_types") { $0.text(0) ?? "" })
-      return progress
-    }
+    try database.read { db in try Self.roundProgress(db) }
+  }
+
+  /// `roundProgress()` within a transaction of the caller's (the reading stats count from it).
+  static func roundProgress(_ db: Connection) throws -> RoundProgress<Int> {
+    var progress = RoundProgress<Int>()
+    let seen = try db.rows(roundCardsQuery) { ($0.text(0) ?? "", Int($0.integer(1))) }
+    for (type, ordinal) in seen { progress.seen[type, default: []].insert(ordinal) }
+    progress.typesShown = Set(try db.rows("SELECT type FROM round_types") { $0.text(0) ?? "" })
+    return progress
   }
 
   /// Each type's cards shown in its current round, by ordinal. The round's rows lead and each
