@@ -1,4 +1,5 @@
 import CTFOWire
+import Foundation
 import Synchronization
 import TestFixtures
 import Testing
@@ -90,7 +91,9 @@ import Testing
   ) async throws {
     try await kind.withStore { store in
       _ = try await store.load(
-        cards: [Wire.Card(id: "f1", type: "fact", title: "One", body: "b"), card("w1", type: "word")],
+        cards: [
+          Wire.Card(id: "f1", type: "fact", title: "One", body: "b"), card("w1", type: "word"),
+        ],
         types: [])
       let hour = DashboardData.hourMilliseconds
       let now = 500 * hour + 60_000
@@ -102,8 +105,10 @@ import Testing
         return event
       }
       let batch = [
-        reaction("a", "CTFO", card: "f1", type: "fact"), reaction("b", "CTFO", card: "f1", type: "fact"),
-        reaction("c", "TIFB", card: "f1", type: "fact"), reaction("d", "TFU", card: "w1", type: "word"),
+        reaction("a", "CTFO", card: "f1", type: "fact"),
+        reaction("b", "CTFO", card: "f1", type: "fact"),
+        reaction("c", "TIFB", card: "f1", type: "fact"),
+        reaction("d", "TFU", card: "w1", type: "word"),
       ]
       try await store.record(events: batch, install: "i1", at: now - hour)
       // Sent again (a retry), with one new event: only the new one counts.
@@ -116,22 +121,35 @@ import Testing
             payload: "{}")
         ], install: nil, at: now)
       try await store.record(
-        events: [reaction("z", "CTFO", card: "w1", type: "word")], install: "i2",
+        events: [
+          reaction("z", "CTFO", card: "w1", type: "word"),
+          reaction("y", "TIFB", card: "f1", type: "fact"),
+          reaction("x", "CTFO", card: "f1", type: "fact"),
+        ], install: "i2", at: now - 10 * DashboardData.dayMilliseconds)
+      try await store.record(
+        events: [reaction("v", "TIFB", card: "f1", type: "fact")], install: "i2",
         at: now - 10 * DashboardData.dayMilliseconds)
+      for install in ["i3", "i4"] {
+        try await store.record(
+          events: [reaction("w", "CTFO", card: "f1", type: "fact")], install: install,
+          at: now - 10 * DashboardData.dayMilliseconds)
+      }
       try await store.countRefused(sink: "ctfo", records: 2, requests: 0)
       try await store.countRefused(sink: "ctfo", records: 1, requests: 1)
       try await store.countRefused(sink: "ga", records: 0, requests: 0)
 
       let data = try await store.dashboard(at: now, minReactions: 3)
       #expect(data.hours == [.init(hour: 499, events: 4), .init(hour: 500, events: 2)])
+      // Each install's final reaction, once: i1's CTFO and i2's TIFB to f1, i3's and i4's CTFO.
       #expect(
         data.types == [
-          .init(key: "fact", ctfo: 3, tfu: 0, tifb: 1), .init(key: "word", ctfo: 1, tfu: 1, tifb: 0),
+          .init(key: "fact", ctfo: 3, tfu: 0, tifb: 1),
+          .init(key: "word", ctfo: 1, tfu: 1, tifb: 0),
         ])
       #expect(data.topCards == [.init(key: "f1", title: "One", ctfo: 3, tfu: 0, tifb: 1)])
-      #expect(data.activeInstalls == [1, 1, 2])
+      #expect(data.activeInstalls == [1, 1, 4])
       #expect(data.refused == [.init(sink: "ctfo", records: 3, requests: 1)])
-      #expect(data.names.first == .init(sink: "ctfo", name: "CTFO", events: 4))
+      #expect(data.names.first == .init(sink: "ctfo", name: "CTFO", events: 7))
       #expect(data.names.contains(.init(sink: "mixpanel", name: "<b>x</b>", events: 1)))
       #expect(try await store.dashboard(at: now, minReactions: 5).topCards.isEmpty)
       // A prune 40 days on drops the hours and installs the page no longer shows, not the
@@ -175,6 +193,68 @@ import Testing
     }
   }
 
+  /// A reaction counts only for a served card, under the card's own type: a batch naming
+  /// 2,000 made-up types (or a served card under a made-up type) scores the served types
+  /// alone, so what one batch costs is bounded by the deck, not by what a client makes up.
+  @Test(arguments: StoreKind.allCases) func reactionsNameOnlyTheServedTypes(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      _ = try await store.load(
+        cards: [card("h1", type: "haiku"), card("h2", type: "haiku"), card("f1")], types: [])
+      _ = try await store.issueToken(hash: [1], installId: "i1", expiresAt: .max)
+      func reaction(_ n: Int, card: String, type: String) -> ReceivedEvent {
+        var event = ReceivedEvent(
+          sink: "ctfo", insertID: "r\(n)", name: "CTFO", distinctID: "x", time: 5_000,
+          payload: "{}")
+        event.cardID = card
+        event.cardType = type
+        return event
+      }
+      let madeUp = (0..<2_000).map { reaction($0, card: "x\($0)", type: "t\($0)") }
+      let start = ContinuousClock.now
+      try await store.record(
+        events: madeUp + [reaction(9_999, card: "h1", type: "made-up")], install: "i1", at: 6_000)
+      let took = ContinuousClock.now - start
+      let scores = try await store.changes(since: nil, feed: .hot, bodyLimit: 4096, install: "i1")
+        .scores
+      #expect(scores.map(\.cardId) == ["h2"], "the haiku the install has not seen")
+      #expect(scores.first?.reason == "you often CTFO haiku")
+      #expect(took < .seconds(5), "\(took) for 2,000 made-up types")
+      let data = try await store.dashboard(at: 6_000, minReactions: 1)
+      #expect(data.types.map(\.key) == ["haiku"])
+      #expect(data.topCards.map(\.key) == ["h1"])
+    }
+  }
+
+  /// The dashboard counts each install's final reaction to a served card once: fifty CTFO
+  /// events from one install are one reaction, and events on a card the server does not serve
+  /// are none.
+  @Test(arguments: StoreKind.allCases) func theDashboardCountsFinalReactionsToServedCards(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      _ = try await store.load(cards: [card("a"), card("b"), card("c")], types: [])
+      func reaction(_ id: String, _ name: String, card: String) -> ReceivedEvent {
+        var event = ReceivedEvent(
+          sink: "ctfo", insertID: id, name: name, distinctID: "x", time: 1_000, payload: "{}")
+        event.cardID = card
+        event.cardType = "fact"
+        return event
+      }
+      try await store.record(
+        events: (0..<50).map { reaction("s\($0)", "CTFO", card: "spoof") }
+          + (0..<50).map { reaction("a\($0)", "CTFO", card: "a") }, install: "one", at: 2_000)
+      for (install, name) in [("two", "TIFB"), ("three", "TIFB")] {
+        try await store.record(
+          events: [reaction("r", name, card: "a")], install: install, at: 2_000)
+      }
+      let data = try await store.dashboard(at: 2_000, minReactions: 3)
+      #expect(data.topCards == [.init(key: "a", title: nil, ctfo: 1, tfu: 0, tifb: 2)])
+      #expect(data.types == [.init(key: "fact", ctfo: 1, tfu: 0, tifb: 2)])
+    }
+  }
+
   @Test(arguments: StoreKind.allCases) func aTokenLivesUntilItExpiresOrTheInstallGetsAnother(
     _ kind: StoreKind
   ) async throws {
@@ -197,11 +277,77 @@ import Testing
       let gone = try await store.issueToken(hash: [1], installId: "gone", expiresAt: 1_000)
       _ = try await store.issueToken(hash: [2], installId: "kept", expiresAt: 9_000)
       let report = try await store.prune(at: 2_000, eventsBefore: nil)
-      #expect([report.tokens, report.events, report.installs] == [1, 0, 1])
+      #expect([report.tokens, report.events, report.installs] == [1, 0, 1] as [Int])
       #expect(try await store.install(forToken: [2], at: 2_000) == "kept")
       // The pruned install comes back as a new one: another distinct id.
       #expect(try await store.issueToken(hash: [3], installId: "gone", expiresAt: 9_000) != gone)
     }
+  }
+
+  /// A prune of more events than one batch deletes them all, and what only they kept.
+  @Test(arguments: StoreKind.allCases) func aPruneOfManyEventsDeletesThemAll(
+    _ kind: StoreKind
+  ) async throws {
+    try await kind.withStore { store in
+      let count = SQLiteCardStore.pruneBatch * 2 + 7
+      let events = (0..<count).map {
+        ReceivedEvent(
+          sink: "ctfo", insertID: "e\($0)", name: "focus", distinctID: "d", time: 1_000,
+          payload: "{}")
+      }
+      for part in stride(from: 0, to: count, by: 2_000) {
+        try await store.record(
+          events: Array(events[part..<min(count, part + 2_000)]), install: nil, at: 1_000)
+      }
+      let report = try await store.prune(at: 5_000, eventsBefore: 2_000)
+      #expect(report.events == count)
+      #expect(try await store.events(sink: "ctfo").isEmpty)
+    }
+  }
+
+  /// A prune deletes old events in batches, each its own transaction: a reader on another
+  /// connection sees the count fall step by step, where one transaction held every other
+  /// request for the whole prune.
+  @Test func aPruneDeletesInBatchesThatOthersSeeBetween() async throws {
+    let folder = try TemporaryFolder("ctfo-server-store")
+    let store = try SQLiteCardStore(path: folder.path("server.sqlite"))
+    let total = 60_000
+    try store.lane.run { db in
+      try db.execute(
+        """
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(total))
+        INSERT INTO events (sink, owner, insert_id, name, distinct_id, time, payload,
+          received_at)
+        SELECT 'ctfo', 'o', 'e' || i, 'focus', 'd', 1, '{}', 1 FROM n
+        """)
+    }
+    let reader = try SQLiteCardStore(path: folder.path("server.sqlite"))
+    let seen = Mutex<[Int]>([])
+    let done = Mutex(false)
+    let first = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      defer { finished.signal() }
+      while !done.withLock({ $0 }) {
+        let count =
+          (try? reader.lane.run { db in
+            try db.rows("SELECT COUNT(*) FROM events") { Int($0.integer(0)) }.first ?? 0
+          }) ?? -1
+        let isFirst = seen.withLock { seen in
+          if seen.last != count { seen.append(count) }
+          return seen.count == 1
+        }
+        if isFirst { first.signal() }
+      }
+    }
+    first.wait()
+    let report = try store.prune(at: 10, eventsBefore: 5)
+    done.withLock { $0 = true }
+    finished.wait()
+    #expect(report.events == total)
+    let counts = seen.withLock { $0 }
+    #expect(counts.first == total)
+    #expect(counts.count > 3, "the counts a reader saw: \(counts)")
   }
 
   @Test(arguments: StoreKind.allCases)

@@ -55,6 +55,8 @@ public struct DashboardData: Sendable, Equatable {
   public static let hoursShown = 48
   public static let topCards = 20
   public static let topNames = 20
+  /// The most card types the reactions chart shows (the served types, by name).
+  public static let typesShown = 50
   /// The days `activeInstalls` counts back.
   public static let activeDays: [Int64] = [1, 7, 30]
   public static let hourMilliseconds: Int64 = 3_600_000
@@ -82,13 +84,20 @@ struct DashboardTally {
   mutating func add(_ event: ReceivedEvent, install: String?, at time: Int64) {
     hours[time / DashboardData.hourMilliseconds, default: 0] += 1
     names[[event.sink, event.name], default: 0] += 1
-    guard event.sink == "ctfo", install != nil, let card = event.cardID, let type = event.cardType,
-      let slot = ["CTFO", "TFU", "TIFB"].firstIndex(of: event.name)
-    else { return }
+  }
+
+  /// Counts an install's final reaction to a served `card` of `type` changing from `old`
+  /// (none: its first) to `new`: a card counts each install once, by its latest reaction.
+  mutating func react(card: String, type: String, from old: String?, to new: String) {
+    guard old != new, let slot = Self.slots.firstIndex(of: new) else { return }
     var entry = cards[card] ?? (type, [0, 0, 0])
     entry.counts[slot] += 1
+    if let old, let was = Self.slots.firstIndex(of: old) { entry.counts[was] -= 1 }
     cards[card] = entry
   }
 
-  var isEmpty: Bool { hours.isEmpty }
+  /// The reactions counted, in the order of the aggregates' columns.
+  static let slots = ["CTFO", "TFU", "TIFB"]
+
+  var isEmpty: Bool { hours.isEmpty && cards.isEmpty }
 }

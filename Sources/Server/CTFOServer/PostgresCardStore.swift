@@ -228,6 +228,20 @@ public final class PostgresCardStore: CardStore {
       FROM reactions GROUP BY card_id
       """,
     ],
+    // A reaction is kept only for a served card, under the card's type (not the one a client
+    // named), and found by type for scoring; the dashboard counts each install's final
+    // reaction once.
+    [
+      "DELETE FROM reactions r WHERE NOT EXISTS (SELECT 1 FROM cards c WHERE c.id = r.card_id)",
+      "UPDATE reactions r SET type = c.type FROM cards c WHERE c.id = r.card_id",
+      "CREATE INDEX reactions_by_type ON reactions (install_id, type)",
+      "DELETE FROM dash_cards",
+      """
+      INSERT INTO dash_cards SELECT card_id, MIN(type), COUNT(*) FILTER (WHERE reaction = 'CTFO'),
+        COUNT(*) FILTER (WHERE reaction = 'TFU'), COUNT(*) FILTER (WHERE reaction = 'TIFB')
+      FROM reactions GROUP BY card_id
+      """,
+    ],
   ]
 
   /// The schema version this build migrates to.
@@ -601,46 +615,77 @@ public final class PostgresCardStore: CardStore {
         "SELECT install_id, expires_at FROM tokens WHERE hash = \(key) AND expires_at > \(time)"
       ).first?.decode((String, Int64).self)
     }
-    if let found { knownTokens.remember(key, install: found.0, expiresAt: found.1, checkedAt: time) }
+    if let found {
+      knownTokens.remember(key, install: found.0, expiresAt: found.1, checkedAt: time)
+    }
     return found?.0
   }
 
   public func prune(at time: Int64, eventsBefore: Int64?) async throws -> PruneReport {
-    try await client.withTransaction(logger: Self.logger) { db in
-      var report = PruneReport()
-      report.tokens = try await db.rows(
-        "DELETE FROM tokens WHERE expires_at <= \(time) RETURNING 1"
-      ).count
+    var report = PruneReport()
+    report.tokens = try await client.withTransaction(logger: Self.logger) { db in
+      let tokens = try await Self.count(
+        """
+        WITH d AS (DELETE FROM tokens WHERE expires_at <= \(time) RETURNING 1)
+        SELECT COUNT(*) FROM d
+        """, db)
       try await db.run("DELETE FROM request_counts WHERE window_start < \(time - 120_000)")
       // The dashboard's totals past what it shows: hours past its chart, installs past 30 days.
       let (hours, installs) = DashboardData.kept(at: time)
       try await db.run("DELETE FROM dash_hours WHERE hour < \(hours)")
       try await db.run("DELETE FROM dash_installs WHERE last_seen < \(installs)")
-      if let eventsBefore {
-        report.events = try await db.rows(
-          "DELETE FROM events WHERE received_at < \(eventsBefore) RETURNING 1"
-        ).count
-      }
-      var forgotten: [String] = []
-      for row in try await db.rows(
-        """
-        DELETE FROM installs i
-        WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.install_id = i.install_id)
-          AND NOT EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.install_id)
-        RETURNING install_id
-        """)
-      {
-        forgotten.append(try row.decode(String.self))
-      }
-      if !forgotten.isEmpty {
-        for table in ["seen", "reactions", "user_scores"] {
-          try await db.run(
-            "DELETE FROM \(unescaped: table) WHERE install_id = ANY(\(forgotten))")
-        }
-      }
-      report.installs = forgotten.count
-      return report
+      return tokens
     }
+    // In batches, each its own transaction, counted in the database: no transaction holds
+    // the whole prune, and no row of it comes back to the server.
+    let batch = Int64(SQLiteCardStore.pruneBatch)
+    if let eventsBefore {
+      while true {
+        let deleted = try await client.withConnection { db in
+          try await Self.count(
+            """
+            WITH d AS (DELETE FROM events WHERE seq IN (
+              SELECT seq FROM events WHERE received_at < \(eventsBefore) LIMIT \(batch))
+              RETURNING 1)
+            SELECT COUNT(*) FROM d
+            """, db)
+        }
+        report.events += deleted
+        if deleted < batch { break }
+      }
+    }
+    while true {
+      let forgotten = try await client.withTransaction(logger: Self.logger) { db in
+        var forgotten: [String] = []
+        for row in try await db.rows(
+          """
+          DELETE FROM installs WHERE install_id IN (
+            SELECT install_id FROM installs i
+            WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.install_id = i.install_id)
+              AND NOT EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.install_id)
+            LIMIT \(batch / 10))
+          RETURNING install_id
+          """)
+        {
+          forgotten.append(try row.decode(String.self))
+        }
+        if !forgotten.isEmpty {
+          for table in ["seen", "reactions", "user_scores"] {
+            try await db.run(
+              "DELETE FROM \(unescaped: table) WHERE install_id = ANY(\(forgotten))")
+          }
+        }
+        return forgotten.count
+      }
+      report.installs += forgotten
+      if forgotten < batch / 10 { break }
+    }
+    return report
+  }
+
+  /// The one count `query` answers.
+  private static func count(_ query: PostgresQuery, _ db: PostgresConnection) async throws -> Int {
+    Int(try await db.rows(query).first?.decode(Int64.self) ?? 0)
   }
 
   // MARK: - Rates
@@ -677,14 +722,24 @@ public final class PostgresCardStore: CardStore {
   public func record(events: [ReceivedEvent], install: String?, at time: Int64) async throws {
     guard !events.isEmpty else { return }
     let cards = install == nil ? [] : events.filter { $0.sink == "ctfo" && $0.cardID != nil }
-    let reactions = cards.filter { SQLiteCardStore.weights[$0.name] != nil && $0.cardType != nil }
-    let write = { (db: PostgresConnection) async throws in
+    // A reaction counts only for a served card, under the card's own type: the types a client
+    // may make the server score are the served ones, however many it names.
+    let write = { (db: PostgresConnection) async throws -> [String: String] in
       let stored = try await Self.insert(events, install: install, at: time, db)
       var tally = DashboardTally()
       for event in stored { tally.add(event, install: install, at: time) }
       try await Self.keep(tally, install: install, at: time, db)
-      guard let install, !cards.isEmpty else { return }
-      let ids = cards.compactMap(\.cardID)
+      guard let install, !cards.isEmpty else { return [:] }
+      let named = Array(Set(cards.compactMap(\.cardID)))
+      var served: [String: String] = [:]
+      for row in try await db.rows(
+        "SELECT id, type FROM cards WHERE id = ANY(\(named)) AND removed = 0")
+      {
+        let (id, type) = try row.decode((String, String).self)
+        served[id] = type
+      }
+      let ids = Array(served.keys)
+      guard !ids.isEmpty else { return [:] }
       try await db.run(
         """
         INSERT INTO seen (install_id, card_id) SELECT \(install), card
@@ -692,26 +747,38 @@ public final class PostgresCardStore: CardStore {
         """)
       try await db.run(
         "DELETE FROM user_scores WHERE install_id = \(install) AND card_id = ANY(\(ids))")
+      return served
     }
+    let reacts = cards.contains { SQLiteCardStore.weights[$0.name] != nil }
     // Only a reaction changes what pulls send (its install's scores): a batch without one
     // takes no revision, so no lock that the other processes' batches wait for.
-    guard let install, !reactions.isEmpty else {
-      return try await client.withTransaction(logger: Self.logger) { try await write($0) }
+    guard let install, reacts else {
+      return try await client.withTransaction(logger: Self.logger) { _ = try await write($0) }
     }
     try await changing(for: install) { db, revision in
-      try await write(db)
+      let served = try await write(db)
       var touched: Set<String> = []
-      for event in reactions {
-        guard let card = event.cardID, let type = event.cardType else { continue }
+      var tally = DashboardTally()
+      for event in cards where SQLiteCardStore.weights[event.name] != nil {
+        guard let card = event.cardID, let type = served[card] else { continue }
+        let old = try await db.rows(
+          """
+          SELECT reaction, time FROM reactions
+          WHERE install_id = \(install) AND card_id = \(card) FOR UPDATE
+          """
+        ).first?.decode((String, Int64).self)
+        if let old, old.1 > event.time { continue }
         try await db.run(
           """
           INSERT INTO reactions (install_id, card_id, type, reaction, time)
           VALUES (\(install), \(card), \(type), \(event.name), \(event.time))
           ON CONFLICT (install_id, card_id) DO UPDATE SET reaction = excluded.reaction,
-            time = excluded.time WHERE excluded.time >= reactions.time
+            time = excluded.time, type = excluded.type
           """)
+        tally.react(card: card, type: type, from: old?.0, to: event.name)
         touched.insert(type)
       }
+      try await Self.keep(tally, install: nil, at: time, db)
       var rescored = 0
       for type in touched.sorted() {
         rescored += try await Self.score(
@@ -838,8 +905,9 @@ public final class PostgresCardStore: CardStore {
       }
       for row in try await db.rows(
         """
-        SELECT type, SUM(ctfo)::BIGINT, SUM(tfu)::BIGINT, SUM(tifb)::BIGINT FROM dash_cards
-        GROUP BY type ORDER BY type
+        SELECT c.type, SUM(d.ctfo)::BIGINT, SUM(d.tfu)::BIGINT, SUM(d.tifb)::BIGINT
+        FROM dash_cards d JOIN cards c ON c.id = d.card_id AND c.removed = 0
+        GROUP BY c.type ORDER BY c.type LIMIT \(Int64(DashboardData.typesShown))
         """)
       {
         let (type, ctfo, tfu, tifb) = try row.decode((String, Int64, Int64, Int64).self)
@@ -849,7 +917,7 @@ public final class PostgresCardStore: CardStore {
       for row in try await db.rows(
         """
         SELECT d.card_id, d.ctfo, d.tfu, d.tifb, c.title FROM dash_cards d
-        LEFT JOIN cards c ON c.id = d.card_id
+        JOIN cards c ON c.id = d.card_id AND c.removed = 0
         WHERE d.ctfo + d.tfu + d.tifb >= \(Int64(minReactions))
         ORDER BY d.ctfo::float8 / (d.ctfo + d.tfu + d.tifb) DESC, d.ctfo + d.tfu + d.tifb DESC,
           d.card_id LIMIT \(Int64(DashboardData.topCards))
@@ -954,7 +1022,7 @@ public final class PostgresCardStore: CardStore {
         "SELECT name, COUNT(*) FROM events WHERE sink = \(sink) GROUP BY name ORDER BY name")
       {
         let (name, count) = try row.decode((String, Int64).self)
-        report += "\(Sanitizer.sanitizeLine(name)) \(count)\n"
+        report += EventReport.line(name: name, count: count)
       }
       return report
     }

@@ -31,6 +31,11 @@ extension SQLiteCardStore {
         ON CONFLICT (sink, owner, insert_id) DO UPDATE SET copies = copies + 1
         RETURNING copies
         """)
+      // A reaction counts only for a served card, under the card's own type: the types a
+      // client may make the server score are the served ones, however many it names.
+      let served = try db.statement("SELECT type FROM cards WHERE id = ? AND removed = 0")
+      let held = try db.statement(
+        "SELECT reaction, time FROM reactions WHERE install_id = ? AND card_id = ?")
       var touched: Set<String> = []
       var tally = DashboardTally()
       for event in events {
@@ -40,22 +45,27 @@ extension SQLiteCardStore {
           .integer(event.time), .text(event.payload), .integer(time),
         ]) { $0.integer(0) }
         if copies.first == 1 { tally.add(event, install: install, at: time) }
-        guard event.sink == "ctfo", let install, let card = event.cardID else { continue }
+        guard event.sink == "ctfo", let install, let card = event.cardID,
+          let type = try served.rows([.text(card)], { $0.text(0) }).first ?? nil
+        else { continue }
         try db.run(
           "INSERT OR IGNORE INTO seen (install_id, card_id) VALUES (?, ?)",
           [.text(install), .text(card)])
         try db.run(
           "DELETE FROM user_scores WHERE install_id = ? AND card_id = ?",
           [.text(install), .text(card)])
-        guard Self.weights[event.name] != nil, let type = event.cardType else {
-          continue
-        }
+        guard Self.weights[event.name] != nil else { continue }
+        let old = try held.rows([.text(install), .text(card)]) {
+          (reaction: $0.text(0) ?? "", time: $0.integer(1))
+        }.first
+        if let old, old.time > event.time { continue }
         try db.run(
           """
           INSERT INTO reactions (install_id, card_id, type, reaction, time) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT (install_id, card_id) DO UPDATE SET reaction = excluded.reaction,
-            time = excluded.time WHERE excluded.time >= reactions.time
+            time = excluded.time, type = excluded.type
           """, [.text(install), .text(card), .text(type), .text(event.name), .integer(event.time)])
+        tally.react(card: card, type: type, from: old?.reaction, to: event.name)
         touched.insert(type)
       }
       try Self.keep(tally, install: install, at: time, db)
@@ -126,13 +136,18 @@ extension SQLiteCardStore {
         "SELECT hour, events FROM dash_hours WHERE hour > ? ORDER BY hour",
         [.integer(now - Int64(DashboardData.hoursShown))]
       ) { DashboardData.Hour(hour: $0.integer(0), events: Int($0.integer(1))) }
+      // Served cards only, under their own types, and a bounded number of bars.
       data.types = try db.rows(
-        "SELECT type, SUM(ctfo), SUM(tfu), SUM(tifb) FROM dash_cards GROUP BY type ORDER BY type"
+        """
+        SELECT c.type, SUM(d.ctfo), SUM(d.tfu), SUM(d.tifb) FROM dash_cards d
+        JOIN cards c ON c.id = d.card_id AND c.removed = 0
+        GROUP BY c.type ORDER BY c.type LIMIT ?
+        """, [.integer(Int64(DashboardData.typesShown))]
       ) { Self.reactions($0, title: nil) }
       data.topCards = try db.rows(
         """
         SELECT d.card_id, d.ctfo, d.tfu, d.tifb, c.title FROM dash_cards d
-        LEFT JOIN cards c ON c.id = d.card_id
+        JOIN cards c ON c.id = d.card_id AND c.removed = 0
         WHERE d.ctfo + d.tfu + d.tifb >= ?
         ORDER BY CAST(d.ctfo AS REAL) / (d.ctfo + d.tfu + d.tifb) DESC,
           d.ctfo + d.tfu + d.tifb DESC, d.card_id LIMIT ?
@@ -236,7 +251,21 @@ extension SQLiteCardStore {
       try db.rows(
         "SELECT name, COUNT(*) FROM events WHERE sink = ? GROUP BY name ORDER BY name",
         [.text(sink)]
-      ) { "\(Sanitizer.sanitizeLine($0.text(0) ?? "")) \($0.integer(1))\n" }.joined()
+      ) { EventReport.line(name: $0.text(0) ?? "", count: $0.integer(1)) }.joined()
     }
+  }
+}
+
+/// The lines of `ctfo-server events`.
+enum EventReport {
+  /// `NAME COUNT`: a name made safe for a terminal and one line, in double quotes (with `\"`
+  /// and `\\`) when it has a space, a quote or a backslash or is empty, so the count is
+  /// always the last column and a name never looks like one.
+  static func line(name: String, count: Int64) -> String {
+    let safe = Sanitizer.sanitizeLine(name)
+    guard safe.isEmpty || safe.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" })
+    else { return "\(safe) \(count)\n" }
+    let quoted = safe.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+    return "\"\(quoted)\" \(count)\n"
   }
 }

@@ -25,7 +25,13 @@ public final class SQLiteCardStore: CardStore {
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;")
       return connection
     }
-    let connection = try open()
+    let connection: Connection
+    do {
+      connection = try open()
+    } catch {
+      // SQLite's message says what, not where: a folder the server may not write.
+      throw CardStoreError.unreachable(store: path, reason: "\(error)")
+    }
     try Self.migrate(connection, path: path)
     lane = Lane(connection, open: open)
   }
@@ -153,6 +159,17 @@ public final class SQLiteCardStore: CardStore {
     INSERT INTO dash_names SELECT sink, name, COUNT(*) FROM events GROUP BY 1, 2;
     INSERT INTO dash_installs SELECT install_id, MAX(received_at) FROM events
       WHERE install_id IS NOT NULL GROUP BY 1;
+    INSERT INTO dash_cards SELECT card_id, MIN(type), SUM(reaction = 'CTFO'),
+      SUM(reaction = 'TFU'), SUM(reaction = 'TIFB') FROM reactions GROUP BY card_id;
+    """,
+    // A reaction is kept only for a served card, under the card's type (not the one a client
+    // named), and found by type for scoring; the dashboard counts each install's final
+    // reaction once.
+    """
+    DELETE FROM reactions WHERE card_id NOT IN (SELECT id FROM cards);
+    UPDATE reactions SET type = (SELECT type FROM cards WHERE cards.id = reactions.card_id);
+    CREATE INDEX reactions_by_type ON reactions(install_id, type);
+    DELETE FROM dash_cards;
     INSERT INTO dash_cards SELECT card_id, MIN(type), SUM(reaction = 'CTFO'),
       SUM(reaction = 'TFU'), SUM(reaction = 'TIFB') FROM reactions GROUP BY card_id;
     """,
@@ -464,10 +481,14 @@ public final class SQLiteCardStore: CardStore {
     return distinct
   }
 
+  /// Rows a prune deletes in one transaction: every other request waits for one batch at
+  /// most, never for the whole prune.
+  static let pruneBatch = 2_000
+
   public func prune(at time: Int64, eventsBefore: Int64?) throws -> PruneReport {
+    var report = PruneReport()
     try lane.run { db in
       try db.transaction(immediate: true) {
-        var report = PruneReport()
         try db.run("DELETE FROM tokens WHERE expires_at <= ?", [.integer(time)])
         report.tokens = db.changes
         // The dashboard's totals past what it shows: hours past its chart, installs past 30
@@ -475,26 +496,47 @@ public final class SQLiteCardStore: CardStore {
         let (hours, installs) = DashboardData.kept(at: time)
         try db.run("DELETE FROM dash_hours WHERE hour < ?", [.integer(hours)])
         try db.run("DELETE FROM dash_installs WHERE last_seen < ?", [.integer(installs)])
-        if let eventsBefore {
-          try db.run("DELETE FROM events WHERE received_at < ?", [.integer(eventsBefore)])
-          report.events = db.changes
-        }
-        let forgotten = try db.rows(
-          """
-          SELECT install_id FROM installs i
-          WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.install_id = i.install_id)
-            AND NOT EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.install_id)
-          """
-        ) { $0.text(0) ?? "" }
-        for install in forgotten {
-          for table in ["installs", "seen", "reactions", "user_scores"] {
-            try db.run("DELETE FROM \(table) WHERE install_id = ?", [.text(install)])
-          }
-        }
-        report.installs = forgotten.count
-        return report
       }
     }
+    if let eventsBefore {
+      while true {
+        let deleted = try lane.run { db in
+          try db.transaction(immediate: true) {
+            try db.run(
+              """
+              DELETE FROM events WHERE seq IN (
+                SELECT seq FROM events WHERE received_at < ? LIMIT ?)
+              """, [.integer(eventsBefore), .integer(Int64(Self.pruneBatch))])
+            return db.changes
+          }
+        }
+        report.events += deleted
+        if deleted < Self.pruneBatch { break }
+      }
+    }
+    while true {
+      let forgotten = try lane.run { db in
+        try db.transaction(immediate: true) {
+          let forgotten = try db.rows(
+            """
+            SELECT install_id FROM installs i
+            WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.install_id = i.install_id)
+              AND NOT EXISTS (SELECT 1 FROM events e WHERE e.install_id = i.install_id)
+            LIMIT ?
+            """, [.integer(Int64(Self.pruneBatch / 10))]
+          ) { $0.text(0) ?? "" }
+          for install in forgotten {
+            for table in ["installs", "seen", "reactions", "user_scores"] {
+              try db.run("DELETE FROM \(table) WHERE install_id = ?", [.text(install)])
+            }
+          }
+          return forgotten.count
+        }
+      }
+      report.installs += forgotten
+      if forgotten < Self.pruneBatch / 10 { break }
+    }
+    return report
   }
 
   /// The install of a token that has not expired at `time`. A token found is remembered for
