@@ -223,6 +223,8 @@ let package = Package(
         "CTFOServer", "CTFOWire", "TestFixtures",
         .product(name: "CompressNIO", package: "compress-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     .testTarget(
       name: "FeedPipelineTests", dependencies: ["FeedPipeline", "CardPreparation", "TestFixtures"]),

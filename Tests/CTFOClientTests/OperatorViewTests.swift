@@ -34,9 +34,13 @@ struct OperatorViewTests {
   }
 
   /// A store that fails its query makes `/readyz` answer `503` (and counts a store error),
-  /// while `/healthz` still answers `200`; once the store answers again, so does `/readyz`.
+  /// while `/healthz` still answers `200`; once the store answers again, so does `/readyz`,
+  /// from its next health check (a check is taken for a second).
   @Test func readyzAnswers503WhileTheStoreFails() async throws {
-    let server = try await LiveServer()
+    let clock = AnalyticsDeliveryTests.TestClock()
+    var settings = LiveServer.settings
+    settings.clock = clock.read
+    let server = try await LiveServer(settings: settings)
     defer { Task { await server.stop() } }
     let db = try Connection(path: server.storePath, role: .reader)
     try db.execute("ALTER TABLE meta RENAME TO meta_away")
@@ -48,6 +52,7 @@ struct OperatorViewTests {
     let metrics = try await get(server, "/metrics").body
     #expect(value(metrics, "ctfo_store_errors_total") == 1, "\(metrics)")
     try db.execute("ALTER TABLE meta_away RENAME TO meta")
+    clock.advance(1_000)
     #expect(try await get(server, "/readyz").status == 200)
   }
 

@@ -19,20 +19,28 @@ enum DashboardRoutes {
   static let cookie = "ctfo_admin"
 
   static func add(
-    to router: Router<CTFOContext>, store: any CardStore, settings: ServerSettings
+    to router: Router<CTFOContext>, store: any CardStore, settings: ServerSettings,
+    uploads: Uploads, limits: Limits
   ) {
     let admin = settings.adminTokenHash
-    router.get("/dashboard") { request, _ in
-      guard let admin, authorized(request, admin: admin) else {
-        return loginPage(status: .unauthorized)
+    for method in [HTTPRequest.Method.get, .head] {
+      router.on("/dashboard", method: method) { request, _ in
+        guard let admin, authorized(request, admin: admin) else {
+          return loginPage(status: .unauthorized)
+        }
+        let data = try await store.dashboard(at: settings.clock(), minReactions: minReactions)
+        return page(dashboard.render(context(data, now: settings.clock())), status: .ok)
       }
-      let data = try await store.dashboard(at: settings.clock(), minReactions: minReactions)
-      return page(dashboard.render(context(data, now: settings.clock())), status: .ok)
     }
     router.get("/dashboard/login") { _, _ in loginPage(status: .ok) }
     // A browser asks for an icon on its own: an empty answer, not a 404 in its console.
     router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
-    router.post("/dashboard/login") { request, _ in
+    // Each client address may try a few tokens a minute, before its body is read.
+    let login = uploads.limits(largest: 4096) { request, context in
+      try limits.charge(login: request, context)
+      return nil
+    }
+    router.group().add(middleware: login).post("/dashboard/login") { request, _ in
       let body = try await request.body.collect(upTo: 4096)
       let token = formValue("token", in: String(buffer: body)) ?? ""
       guard let admin, constantTimeEqual(Token.hash(token), admin) else {
@@ -273,8 +281,8 @@ public enum AdminToken {
   /// The SHA-256 of the token in `path`: its first line, spaces around it dropped. Throws a
   /// message for the operator when the file cannot be read or the token is too short.
   public static func hash(fromFile path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path),
-      let text = String(data: data.prefix(4096), encoding: .utf8)
+    guard let bytes = firstLine(of: path),
+      let text = String(bytes: bytes, encoding: .utf8)
     else { throw Problem(message: "cannot read the admin token file \(path)") }
     let token = (text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
       .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -284,6 +292,26 @@ public enum AdminToken {
           + "\(minimumLength) (openssl rand -hex 16 makes one)")
     }
     return Token.hash(token)
+  }
+
+  /// The bytes of `path` up to its first line's end, 4 KiB at most: a large file (or one
+  /// that never ends) is not read whole. Nil when it cannot be read.
+  static func firstLine(of path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < 4096, !bytes.contains(0x0A) {
+      let count = buffer.withUnsafeMutableBytes {
+        read(descriptor, $0.baseAddress, 4096 - bytes.count)
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { return nil }
+      if count == 0 { break }
+      bytes += buffer[..<count]
+    }
+    return bytes
   }
 
   public struct Problem: Error, CustomStringConvertible {

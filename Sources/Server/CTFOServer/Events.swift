@@ -47,10 +47,13 @@ enum EventRoutes {
 
   static func add(
     to router: Router<CTFOContext>, store: any CardStore, settings: ServerSettings,
-    limits: Limits, housekeeping: Housekeeping,
+    limits: Limits, housekeeping: Housekeeping, uploads: Uploads,
     authorize: @escaping @Sendable (Request, CTFOContext) async throws -> String
   ) {
-    router.post("/v1/events") { request, context in
+    // Each caller is known (or refused) before its body is read.
+    router.group().add(
+      middleware: uploads.limits(largest: importBodyLimit) { try await authorize($0, $1) }
+    ).post("/v1/events") { request, context in
       let install = try await authorize(request, context)
       await housekeeping.runIfDue()
       if let sent = request.headers[.init("X-CTFO-Sent-At")!],
@@ -66,14 +69,21 @@ enum EventRoutes {
       return try await importEvents(
         request, sink: "ctfo", install: install, store: store, metrics: settings.metrics)
     }
-    router.post("/import") { request, context in
-      try limits.charge(address: context)
+    let mixpanel: @Sendable (Request, CTFOContext) throws -> String? = { request, context in
+      try limits.charge(address: request, context)
       guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
         let decoded = Data(base64Encoded: String(header.dropFirst(6))),
         let credentials = String(data: decoded, encoding: .utf8),
         let user = credentials.split(separator: ":", omittingEmptySubsequences: false).first,
         let token = settings.mixpanelToken, same(String(user), token)
-      else {
+      else { return nil }
+      return "mixpanel"
+    }
+    router.group().add(
+      middleware: uploads.limits(largest: importBodyLimit) { try mixpanel($0, $1) }
+    )
+    .post("/import") { request, context in
+      guard context.caller != nil else {
         return try mixpanelAnswer(
           ["code": 401, "error": "Unauthorized, invalid project secret", "status": "Unauthorized"],
           status: .unauthorized)
@@ -81,14 +91,20 @@ enum EventRoutes {
       return try await importEvents(
         request, sink: "mixpanel", install: nil, store: store, metrics: settings.metrics)
     }
-    router.post("/mp/collect") { request, context in
-      try limits.charge(address: context)
+    // GA answers every request 204, credentials or not: a caller without the secret is
+    // answered so, from the small share of the upload memory.
+    let ga: @Sendable (Request, CTFOContext) throws -> String? = { request, context in
+      try limits.charge(address: request, context)
+      let sent = request.uri.queryParameters.get("api_secret") ?? ""
+      return settings.gaAPISecret.map { !sent.isEmpty && same(sent, $0) } == true ? "ga" : nil
+    }
+    let gaLimits = uploads.limits(largest: gaBodyLimit) { try ga($0, $1) }
+    router.group().add(middleware: gaLimits).post("/mp/collect") { request, context in
       return try await collect(
         request, store: store, secret: settings.gaAPISecret, debug: false,
         metrics: settings.metrics)
     }
-    router.post("/debug/mp/collect") { request, context in
-      try limits.charge(address: context)
+    router.group().add(middleware: gaLimits).post("/debug/mp/collect") { request, context in
       return try await collect(
         request, store: store, secret: settings.gaAPISecret, debug: true,
         metrics: settings.metrics)

@@ -33,7 +33,7 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
   /// Requests handed on whose answers are not yet written whole.
   private var handedOn = 0
   /// The answer to the request being read, sent when its end comes.
-  private var answering: (answer: Answer, start: ContinuousClock.Instant, head: Bool)?
+  private var answering: (answer: Answer, start: ContinuousClock.Instant, head: Bool, close: Bool)?
   /// The connection's peer address as text, made on its first pull (libc writes it with
   /// `sprintf`).
   private var address: String?
@@ -52,7 +52,7 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
         Self.isPull(request.path),
         let answer = answerer(request, peer(context))
       {
-        answering = (answer, start, request.method == .head)
+        answering = (answer, start, request.method == .head, Self.closes(request))
         return
       }
       handedOn += 1
@@ -61,12 +61,12 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
       // A body sent with a pull means nothing: dropped, as the router drops it.
       if answering == nil { context.fireChannelRead(data) }
     case .end:
-      guard let (answer, start, head) = answering else {
+      guard let (answer, start, head, close) = answering else {
         context.fireChannelRead(data)
         return
       }
       answering = nil
-      send(answer, head: head, context: context)
+      send(answer, head: head, close: close, context: context)
       metrics.request(route: .pull, status: answer.status.code, took: .now - start)
     }
   }
@@ -83,9 +83,21 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
     context.write(data, promise: promise)
   }
 
-  private func send(_ answer: Answer, head: Bool, context: ChannelHandlerContext) {
+  /// Whether the request asks for its connection to end with the answer.
+  static func closes(_ request: HTTPRequest) -> Bool {
+    request.headerFields[values: .connection].contains {
+      $0.split(separator: ",").contains {
+        $0.trimmingCharacters(in: .whitespaces).lowercased() == "close"
+      }
+    }
+  }
+
+  private func send(
+    _ answer: Answer, head: Bool, close: Bool, context: ChannelHandlerContext
+  ) {
     // Appended: an answer's own headers are never these.
     var headers = answer.headers
+    if close { headers.append(HTTPField(name: .connection, value: "close")) }
     if let body = answer.body {
       headers.append(HTTPField(name: .contentLength, value: String(body.readableBytes)))
     }
@@ -97,7 +109,14 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
     if let body = answer.body, !head, body.readableBytes > 0 {
       context.write(wrapOutboundOut(.body(body)), promise: nil)
     }
-    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    guard close else {
+      context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+      return
+    }
+    let channel = context.channel
+    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+      channel.close(promise: nil)
+    }
   }
 
   /// Whether a request's path (with its query) is `/v1/pull`.

@@ -42,6 +42,9 @@ public struct ServerSettings: Sendable {
   public var testFaults = false
   /// The counters `/metrics` shows.
   public var metrics = ServerMetrics()
+  /// The addresses of the reverse proxies in front of the server (`--trusted-proxy`): from
+  /// them the client's address is taken from `X-Forwarded-For`.
+  public var trustedProxies: Set<String> = []
   /// The SHA-256 of the token `/dashboard` asks for (`--admin-token-file`); nil: no one may
   /// see it.
   public var adminTokenHash: [UInt8]?
@@ -54,6 +57,9 @@ public struct CTFOContext: RequestContext {
   public var coreContext: CoreRequestContextStorage
   /// The connection (the fault switch closes it).
   public let channel: any Channel
+  /// Who sent the request, once a route that takes a body knew it before reading the body
+  /// (`UploadLimits`): the install of a valid token, or the sink whose credentials came.
+  public var caller: String?
   public init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     channel = source.channel
@@ -118,21 +124,22 @@ public enum Routes {
       faults.addRoutes(to: router)
     }
     router.add(middleware: ErrorMiddleware(metrics: settings.metrics))
-    router.add(
-      middleware: UploadLimits(
-        budget: UploadBudget(capacity: settings.uploadMemory),
-        gate: WorkGate(width: settings.concurrentUploads), largest: EventRoutes.importBodyLimit,
-        deadline: settings.bodyDeadline))
+    router.add(middleware: RequestChecks())
+    router.add(middleware: UnreadBodies(routes: bodyRoutes))
+    let uploads = Uploads(settings: settings)
     let housekeeping = Housekeeping(store: store, settings: settings)
     let authorize: @Sendable (Request, CTFOContext) async throws -> String = { request, context in
-      try await Self.authorize(request, context, store: store, settings: settings, limits: limits)
+      if let caller = context.caller { return caller }
+      return try await Self.authorize(
+        request, context, store: store, settings: settings, limits: limits)
     }
-    router.post("/v1/auth") { request, context in
-      try limits.charge(address: context)
-      let answer = try await auth(request, store: store, settings: settings, limits: limits)
-      await housekeeping.runIfDue()
-      return answer
-    }
+    router.group().add(middleware: uploads.limits(largest: settings.requestBodyLimit))
+      .post("/v1/auth") { request, context in
+        try limits.charge(address: request, context)
+        let answer = try await auth(request, store: store, settings: settings, limits: limits)
+        await housekeeping.runIfDue()
+        return answer
+      }
     let pullRoute: @Sendable (Request, CTFOContext) async throws -> Response = {
       request, context in
       let install = try await authorize(request, context)
@@ -159,11 +166,20 @@ public enum Routes {
     }
     EventRoutes.add(
       to: router, store: store, settings: settings, limits: limits, housekeeping: housekeeping,
-      authorize: authorize)
-    OperatorRoutes.add(to: router, store: store, metrics: settings.metrics)
-    DashboardRoutes.add(to: router, store: store, settings: settings)
+      uploads: uploads, authorize: authorize)
+    OperatorRoutes.add(
+      to: router, store: store, metrics: settings.metrics, clock: settings.clock)
+    DashboardRoutes.add(
+      to: router, store: store, settings: settings, uploads: uploads, limits: limits)
     return router
   }
+
+  /// The routes that read a request body, `METHOD PATH` (`UnreadBodies` closes the input of
+  /// any other request that comes with one).
+  static let bodyRoutes: Set<String> = [
+    "POST /v1/auth", "POST /v1/events", "POST /import", "POST /mp/collect",
+    "POST /debug/mp/collect", "POST /dashboard/login",
+  ]
 
   /// The HTTP/1.1 server with the settings' idle timeout, which also ends a head that never
   /// completes, reading each connection in small pieces (`SmallReads`), counting connections.
@@ -235,14 +251,17 @@ public enum Routes {
     _ request: Request, _ context: CTFOContext, store: any CardStore, settings: ServerSettings,
     limits: Limits
   ) async throws -> String {
-    try limits.charge(address: context)
+    // The address is charged only for what the install's rate does not limit: a request
+    // without a valid token.
     guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
       case let token = String(header.dropFirst(7)), (1...256).contains(token.utf8.count)
     else {
+      try limits.charge(address: request, context)
       throw APIFailure(.unauthorized, code: "unauthorized", message: "a bearer token is needed")
     }
     guard let install = try await store.install(forToken: Token.hash(token), at: settings.clock())
     else {
+      try limits.charge(address: request, context)
       throw APIFailure(.unauthorized, code: "unauthorized", message: "the token is not valid")
     }
     try limits.charge(install: install)
@@ -299,7 +318,7 @@ public enum Routes {
     _ request: HTTPRequest, address: String, store: any CardStore, settings: ServerSettings,
     limits: Limits, cache: PullCache
   ) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?)? {
-    guard let fields = PullFields(request.headerFields),
+    guard request.authority != nil, let fields = PullFields(request.headerFields),
       let header = fields.authorization, header.hasPrefix("Bearer "),
       case let token = header.dropFirst(7), (1...256).contains(token.utf8.count),
       let feed = PullAsk.feedAtOnce(path: request.path ?? ""),
@@ -329,7 +348,6 @@ public enum Routes {
       body = full
     }
     do {
-      try limits.charge(address: address)
       try limits.charge(install: install)
     } catch let failure as APIFailure {
       return failure.answer()
@@ -342,9 +360,14 @@ public enum Routes {
     return (.ok, headers, body)
   }
 
+  /// The longest `Accept-Encoding` read, in bytes: past it, the answer is not compressed.
+  static let acceptEncodingLimit = 256
+
   /// Whether an `Accept-Encoding` list takes gzip: named (or `*`) with a weight above zero.
   /// Read as bytes: it is read on every pull.
   static func acceptsGzip(_ values: [String]) -> Bool {
+    // A longer list is no client's: read it, and every pull (and 429) costs its length.
+    guard values.reduce(0, { $0 + $1.utf8.count }) <= acceptEncodingLimit else { return false }
     var named: Bool?
     var any = false
     for value in values {
@@ -415,19 +438,30 @@ struct PullAsk {
   /// The revision a delta starts from: the held key's, when it names this store and feed and
   /// is not ahead; nil for a full pull.
   func since(_ current: CacheKey) -> Int64? {
-    ifNoneMatch.flatMap(CacheKey.init(header:)).flatMap {
+    tags.compactMap { CacheKey(header: $0) }.compactMap {
       $0.epoch == current.epoch && $0.feed == feed && $0.revision <= current.revision
         ? $0.revision : nil
-    }
+    }.max()
   }
 
   /// Whether the client holds `current`: its ETag as this server sends it (a string compared,
-  /// nothing parsed), or another spelling of the same key.
+  /// nothing parsed), another spelling of the same key, one of a list of them, or `*` (any).
   func holds(_ current: CacheKey) -> Bool {
     guard let ifNoneMatch else { return false }
     let text = current.text
-    return ifNoneMatch == "\"\(text)\"" || ifNoneMatch == "\"\(text)\(CacheKey.gzipSuffix)\""
-      || CacheKey(header: ifNoneMatch) == current
+    if ifNoneMatch == "\"\(text)\"" || ifNoneMatch == "\"\(text)\(CacheKey.gzipSuffix)\"" {
+      return true
+    }
+    return tags.contains { $0 == "*" || CacheKey(header: $0) == current }
+  }
+
+  /// The entity tags of `If-None-Match`, a list split at its commas (this server's tags hold
+  /// none); a few at most are read.
+  private var tags: [Substring] {
+    guard let ifNoneMatch, ifNoneMatch.utf8.count <= 1024 else { return [] }
+    return ifNoneMatch.split(separator: ",", maxSplits: 16).prefix(16).map {
+      $0.trimmingCharacters(in: .whitespaces)[...]
+    }
   }
 
   /// The feed a request's path (with its query) names, "hot" when none; nil when its query
@@ -477,6 +511,7 @@ struct PullFields {
   init?(_ fields: HTTPFields) {
     for field in fields {
       switch field.name {
+      case .host: return nil  // A second Host: the router refuses it.
       case .authorization:
         guard authorization == nil else { return nil }
         authorization = field.value
@@ -505,8 +540,8 @@ struct CacheKey: Equatable {
 
   /// Parses `"KEY"` or `W/"KEY"`, either with `gzipSuffix`; nil for anything else (a full pull
   /// then, never an error).
-  init?(header: String) {
-    var value = header.utf8[...]
+  init?(header: some StringProtocol) {
+    var value = Substring(header).utf8[...]
     while value.first == UInt8(ascii: " ") || value.first == UInt8(ascii: "\t") {
       value = value.dropFirst()
     }
@@ -533,28 +568,53 @@ struct CacheKey: Equatable {
 }
 
 /// A limit per key: `perMinute` requests in each minute-long window.
+///
+/// The windows live in two tables: the keys seen in the current minute of the limiter and
+/// those of the minute before. Each minute the older table is dropped whole, so a request
+/// costs one lookup whatever the number of keys, and what the limiter holds is two minutes'
+/// keys at most (a table past `capacity` turns over early).
 final class RateLimiter: Sendable {
+  private struct Tables {
+    var current: [String: (start: Int64, count: Int)] = [:]
+    var previous: [String: (start: Int64, count: Int)] = [:]
+    var turnedAt: Int64?
+  }
   private let perMinute: Int
   private let clock: @Sendable () -> Int64
-  private let windows = Mutex<[String: (start: Int64, count: Int)]>([:])
+  private let capacity: Int
+  private let tables = Mutex(Tables())
 
-  init(perMinute: Int, clock: @escaping @Sendable () -> Int64) {
+  init(perMinute: Int, clock: @escaping @Sendable () -> Int64, capacity: Int = 1_000_000) {
     self.perMinute = perMinute
     self.clock = clock
+    self.capacity = capacity
   }
 
   /// Nil when the request may go on; else the seconds until the window ends.
   func admit(_ key: String) -> Int? {
     let now = clock()
-    return windows.withLock { windows in
-      if windows.count > 100_000 { windows = windows.filter { now - $0.value.start < 60_000 } }
-      var window = windows[key] ?? (now, 0)
-      if now - window.start >= 60_000 { window = (now, 0) }
+    // The table dropped at a turn is released outside the lock.
+    var dropped: [String: (start: Int64, count: Int)] = [:]
+    let wait = tables.withLock { tables -> Int? in
+      let turnedAt = tables.turnedAt ?? now
+      if now - turnedAt >= 60_000 || now < turnedAt || tables.current.count >= capacity {
+        dropped = tables.previous
+        tables.previous = tables.current
+        tables.current = [:]
+        tables.turnedAt = now
+      } else if tables.turnedAt == nil {
+        tables.turnedAt = now
+      }
+      var window =
+        tables.current[key] ?? tables.previous.removeValue(forKey: key) ?? (now, 0)
+      if now - window.start >= 60_000 || now < window.start { window = (now, 0) }
       window.count += 1
-      windows[key] = window
+      tables.current[key] = window
       guard window.count > perMinute else { return nil }
       return Int((window.start + 60_000 - now + 999) / 1000)
     }
+    withExtendedLifetime(dropped) {}
+    return wait
   }
 }
 
@@ -567,8 +627,14 @@ struct Limits: Sendable {
   let sharedInstalls: SharedRates?
   let auths: RateLimiter
   let addresses: RateLimiter
+  /// Dashboard logins per client address: a guess of the admin token is as costly as it can
+  /// be made.
+  let logins: RateLimiter
+  /// The proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+  let trustedProxies: Set<String>
 
   init(settings: ServerSettings, store: any CardStore) {
+    trustedProxies = settings.trustedProxies
     sharedInstalls =
       store.sharesRequestCounts
       ? SharedRates(perMinute: settings.requestsPerMinute, clock: settings.clock, store: store)
@@ -578,11 +644,35 @@ struct Limits: Sendable {
     addresses = RateLimiter(
       perMinute: settings.requestsPerMinutePerAddress ?? settings.requestsPerMinute * 10,
       clock: settings.clock)
+    logins = RateLimiter(perMinute: Self.loginsPerMinute, clock: settings.clock)
   }
 
-  /// `429` when the request's address has used its minute.
-  func charge(address context: CTFOContext) throws {
-    try charge(address: context.channel.remoteAddress?.ipAddress ?? "")
+  /// `429` when the request's client address has used its minute.
+  func charge(address request: Request, _ context: CTFOContext) throws {
+    try charge(
+      address: client(
+        peer: context.channel.remoteAddress?.ipAddress ?? "",
+        forwardedFor: request.headers[values: .xForwardedFor]))
+  }
+
+  /// The client's address: the peer's, or when the peer is a trusted proxy, the right-most
+  /// address of `X-Forwarded-For` that is not one (those left of it are what the client
+  /// said, and anyone may say anything).
+  func client(peer: String, forwardedFor values: [String]) -> String {
+    guard trustedProxies.contains(peer), !values.isEmpty else { return peer }
+    var client = peer
+    // At most the last few hops are read: a long header costs no more than a short one.
+    var hops = 0
+    for value in values.reversed() {
+      for hop in value.split(separator: ",").reversed() {
+        let address = hop.trimmingCharacters(in: .whitespaces)
+        guard !address.isEmpty else { continue }
+        client = address
+        hops += 1
+        if !trustedProxies.contains(address) || hops >= 16 { return client }
+      }
+    }
+    return client
   }
 
   /// `429` when `address` has used its minute.
@@ -594,6 +684,18 @@ struct Limits: Sendable {
   func charge(install: String) throws {
     guard let sharedInstalls else { return try charge(installs, install) }
     if let wait = sharedInstalls.admit(install) { throw APIFailure.rateLimited(retryAfter: wait) }
+  }
+
+  /// Dashboard logins a client address may try per minute.
+  static let loginsPerMinute = 10
+
+  /// `429` when the request's client address has used its minute of dashboard logins.
+  func charge(login request: Request, _ context: CTFOContext) throws {
+    try charge(
+      logins,
+      client(
+        peer: context.channel.remoteAddress?.ipAddress ?? "",
+        forwardedFor: request.headers[values: .xForwardedFor]))
   }
 
   /// `429` when `install` has used its minute of auths.
@@ -669,6 +771,8 @@ extension APIFailure {
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
   /// Counts the errors that are not the API's or HTTP's: the store's.
   var metrics: ServerMetrics?
+  /// How often such an error is logged.
+  var throttle = LogThrottle()
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -693,7 +797,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         APIFailure(error.status, code: code, message: error.body ?? error.status.reasonPhrase))
     } catch {
       metrics?.storeErrors.increment()
-      context.logger.error("request failed: \(error)")
+      // One line a second at most: a store down fails every request, and the log must not
+      // grow by a line each.
+      if let dropped = throttle.admit() {
+        let more = dropped > 0 ? " (and \(dropped) more failed since the last line)" : ""
+        context.logger.error("request failed: \(error)\(more)")
+      }
       return answer(
         APIFailure(.serviceUnavailable, code: "unavailable", message: "try again", retryAfter: 5))
     }
@@ -705,7 +814,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     case "/v1/auth": "POST"
     case "/v1/pull": "GET"
     case "/v1/events", "/import", "/mp/collect", "/debug/mp/collect": "POST"
-    case "/healthz", "/readyz", "/metrics": "GET"
+    case "/healthz", "/readyz", "/metrics", "/dashboard": "GET, HEAD"
     case _ where path.hasPrefix("/v1/cards/") && path.count > "/v1/cards/".count: "GET"
     default: nil
     }
@@ -756,5 +865,69 @@ struct HeadWithoutBody<Context: RequestContext>: RouterMiddleware {
     response.body = ResponseBody()
     response.headers[.contentLength] = length
     return response
+  }
+}
+
+extension HTTPField.Name {
+  /// The addresses a request came through, the client's first (a proxy appends its peer's).
+  static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+}
+
+extension HTTPField.Name {
+  /// A request's `Host` past its first (the first is the request's authority).
+  static let host = HTTPField.Name("Host")!
+}
+
+/// Refuses what HTTP/1.1 says a server must not take: a request without a `Host`, or with
+/// two (`400`), and a transfer coding other than `chunked` alone (`501`: the body could not
+/// be read as sent). The connection's input is closed: no body of it is read.
+struct RequestChecks: RouterMiddleware {
+  func handle(
+    _ request: Request, context: CTFOContext,
+    next: (Request, CTFOContext) async throws -> Response
+  ) async throws -> Response {
+    if request.head.authority == nil || request.headers[.host] != nil {
+      context.channel.close(mode: .input, promise: nil)
+      throw APIFailure(.badRequest, code: "bad_host", message: "send one Host header")
+    }
+    let codings = request.headers[values: .transferEncoding]
+    if !codings.isEmpty,
+      codings.joined(separator: ",").lowercased().split(separator: ",").map({
+        $0.trimmingCharacters(in: .whitespaces)
+      }) != ["chunked"]
+    {
+      context.channel.close(mode: .input, promise: nil)
+      throw APIFailure(
+        .notImplemented, code: "transfer_coding", message: "only chunked transfer coding is read")
+    }
+    return try await next(request, context)
+  }
+}
+
+/// Lets a line of the log through at most once per `interval`, and counts those held back.
+final class LogThrottle: Sendable {
+  private let interval: Duration
+  private let now: @Sendable () -> ContinuousClock.Instant
+  private let state = Mutex<(last: ContinuousClock.Instant?, dropped: Int)>((nil, 0))
+
+  init(
+    interval: Duration = .seconds(1),
+    now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+  ) {
+    self.interval = interval
+    self.now = now
+  }
+
+  /// Nil to hold the line back; else how many were held back since the last one let through.
+  func admit() -> Int? {
+    let now = now()
+    return state.withLock { state in
+      if let last = state.last, now - last < interval {
+        state.dropped += 1
+        return nil
+      }
+      defer { state = (now, 0) }
+      return state.dropped
+    }
   }
 }

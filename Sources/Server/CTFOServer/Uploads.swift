@@ -65,37 +65,79 @@ final class WorkGate: Sendable {
   }
 }
 
-/// Reads every request body before its route runs: within `deadline`, within the route
-/// limit `largest`, and within the shared `budget`; then lets the route run through `gate`.
-/// A body refused (`503`, or too large: the route's own answer) is still read to its end and
+/// What every route that takes a body shares: the upload memory, split between callers the
+/// server knows (a valid token or the sink's credentials) and the others, who get a small share
+/// (an unauthenticated flood cannot hold what clients' uploads need); and two work gates, bulk
+/// bodies in one and small ones (auths, single events) in the other, so that an auth never
+/// waits behind a flood of batches.
+struct Uploads: Sendable {
+  let known: UploadBudget
+  let anonymous: UploadBudget
+  let bulk: WorkGate
+  let light: WorkGate
+  let deadline: Duration
+
+  /// The largest body that goes through the light gate.
+  static let lightBody = 64 << 10
+
+  init(settings: ServerSettings) {
+    known = UploadBudget(capacity: settings.uploadMemory)
+    anonymous = UploadBudget(capacity: max(settings.uploadMemory / 8, 64 << 10))
+    bulk = WorkGate(width: settings.concurrentUploads)
+    light = WorkGate(width: settings.concurrentUploads)
+    deadline = settings.bodyDeadline
+  }
+
+  /// The limits of a route whose bodies are at most `largest` bytes; `identify` names the
+  /// caller before a byte of the body is taken (nil: not known), or refuses it (`401`, `429`).
+  func limits(
+    largest: Int,
+    identify: (@Sendable (Request, CTFOContext) async throws -> String?)? = nil
+  ) -> UploadLimits {
+    UploadLimits(uploads: self, largest: largest, identify: identify)
+  }
+}
+
+/// Reads a route's request body before the route runs, once the route and its caller are
+/// known: within `deadline`, within the route's limit `largest`, and within the caller's share
+/// of the upload memory; then lets the route run through a work gate. A body refused (`503`,
+/// too large: the route's own answer, or a caller refused) is still read to its end and
 /// dropped, as a client sends it all before it reads the answer; a body that is late is cut
 /// (`408`), and a client that leaves mid-body gets `400`, not an error in the log.
 struct UploadLimits: RouterMiddleware {
-  let budget: UploadBudget
-  let gate: WorkGate
+  let uploads: Uploads
   let largest: Int
-  let deadline: Duration
+  let identify: (@Sendable (Request, CTFOContext) async throws -> String?)?
 
   func handle(
     _ request: Request, context: CTFOContext,
     next: (Request, CTFOContext) async throws -> Response
   ) async throws -> Response {
+    var context = context
+    var refusal: APIFailure?
+    do {
+      context.caller = try await identify?(request, context)
+    } catch let failure as APIFailure {
+      refusal = failure
+    }
     let declared = request.headers[.contentLength].flatMap { Int($0) }
     guard declared.map({ $0 > 0 }) ?? (request.headers[.transferEncoding] != nil) else {
-      return try await next(request, context)
+      if let refusal { throw refusal }
+      return try await uploads.light.run { try await next(request, context) }
     }
     let channel = context.channel
     let late = Flag()
-    let timer = channel.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
+    let timer = channel.eventLoop.scheduleTask(in: TimeAmount(uploads.deadline)) {
       late.raise()
       channel.close(mode: .input, promise: nil)
     }
     defer { timer.cancel() }
-    let upload = Upload(budget: budget, largest: largest)
+    let upload = Upload(
+      budget: context.caller == nil ? uploads.anonymous : uploads.known, largest: largest)
     defer { upload.end() }
     let read: Result<ByteBuffer, APIFailure>
     do {
-      read = try await upload.read(request.body, declared: declared)
+      read = try await upload.read(request.body, declared: declared, refusal: refusal)
     } catch {
       channel.close(mode: .input, promise: nil)
       if late.isRaised {
@@ -106,10 +148,14 @@ struct UploadLimits: RouterMiddleware {
     }
     timer.cancel()
     var forwarded = request
+    let gate: WorkGate
     switch read {
-    case .success(let body): forwarded.body = RequestBody(buffer: body)
+    case .success(let body):
+      forwarded.body = RequestBody(buffer: body)
+      gate = body.readableBytes > Uploads.lightBody ? uploads.bulk : uploads.light
     case .failure(let refusal) where refusal.status == .contentTooLarge:
       forwarded.body = RequestBody(asyncSequence: OverLimit(limit: largest))
+      gate = uploads.light
     case .failure(let refusal): throw refusal
     }
     return try await gate.run { try await next(forwarded, context) }
@@ -120,6 +166,27 @@ struct UploadLimits: RouterMiddleware {
     private let value = Atomic(false)
     var isRaised: Bool { value.load(ordering: .acquiring) }
     func raise() { value.store(true, ordering: .releasing) }
+  }
+}
+
+/// Stops reading a body no route takes: a request with one to any other route (or to none)
+/// has its connection's input closed, so the body is never read and held; its answer is
+/// still sent, and the connection ends with it.
+struct UnreadBodies: RouterMiddleware {
+  /// The routes that read a body, `METHOD PATH`.
+  let routes: Set<String>
+
+  func handle(
+    _ request: Request, context: CTFOContext,
+    next: (Request, CTFOContext) async throws -> Response
+  ) async throws -> Response {
+    let declared = request.headers[.contentLength].flatMap { Int($0) }
+    if declared.map({ $0 > 0 }) ?? (request.headers[.transferEncoding] != nil),
+      !routes.contains("\(request.method.rawValue) \(request.uri.path)")
+    {
+      context.channel.close(mode: .input, promise: nil)
+    }
+    return try await next(request, context)
   }
 }
 
@@ -135,11 +202,13 @@ private final class Upload {
   }
 
   /// The body, or why it is refused; throws when the stream ends short of `declared`.
-  func read(_ body: RequestBody, declared: Int?) async throws -> Result<ByteBuffer, APIFailure> {
+  func read(
+    _ body: RequestBody, declared: Int?, refusal refused: APIFailure? = nil
+  ) async throws -> Result<ByteBuffer, APIFailure> {
     var buffer = ByteBuffer()
-    var refusal: APIFailure?
+    var refusal = refused
     // A declared length is taken from the budget before a byte is read.
-    if let declared {
+    if let declared, refusal == nil {
       refusal = declared > largest ? .tooLarge(largest) : take(declared) ? nil : .busy
       if refusal == nil { buffer.reserveCapacity(declared) }
     }

@@ -170,6 +170,14 @@ struct Serve: AsyncParsableCommand {
         + "stop and error), notice, warning, error or critical.",
       valueName: "LEVEL"))
   var logLevel = "info"
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The address of a reverse proxy in front of the server (again for each); from it the "
+        + "client's address, for the rate per address, is the right-most of X-Forwarded-For "
+        + "that is not a trusted proxy (default: none, the peer's address).",
+      valueName: "ADDR"))
+  var trustedProxy: [String] = []
   /// The test fault switch (CTFOServer's `Faults`): for tests only, so not in --help.
   @Flag(name: .long, help: .hidden) var testFaults = false
   @OptionGroup var data: DataOptions
@@ -177,6 +185,9 @@ struct Serve: AsyncParsableCommand {
   func validate() throws {
     guard rateLimit > 0, addressRateLimit.map({ $0 > 0 }) ?? true else {
       throw ValidationError("a rate limit must be at least 1")
+    }
+    for address in trustedProxy where !Self.isAddress(address) {
+      throw ValidationError("--trusted-proxy \(address) is not an IPv4 or IPv6 address")
     }
     guard eventsRetention.map({ (1...36_500).contains($0) }) ?? true else {
       throw ValidationError("--events-retention must be 1 to 36500 days")
@@ -186,6 +197,13 @@ struct Serve: AsyncParsableCommand {
         "--log-level must be one of "
           + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
     }
+  }
+
+  /// Whether `text` is an IPv4 or IPv6 address, as a peer's address is written.
+  static func isAddress(_ text: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
   }
 
   /// How long requests in flight may take to finish after SIGTERM or SIGINT, before they are
@@ -240,6 +258,7 @@ struct Serve: AsyncParsableCommand {
     settings.pullBodyLimit = pullBodyLimit
     settings.testFaults = testFaults
     settings.adminTokenHash = admin
+    settings.trustedProxies = Set(trustedProxy)
     let service = Routes.service(store: store, settings: settings, serverName: "ctfo-server")
     let app = Application(
       router: service.router, server: service.server,
@@ -346,7 +365,9 @@ struct Events: AsyncParsableCommand {
     abstract: "Print the count of each analytics event name received, one 'NAME COUNT' a line.",
     discussion: """
       Each event is counted once however often it came (the store keeps one per sender and \
-      $insert_id). A name is printed made safe for a terminal, on one line. \
+      $insert_id). A name is printed made safe for a terminal, on one line, in double quotes \
+      (\\" and \\\\ inside) when it holds a space, a quote or a backslash, so the count is \
+      always the last column. \
       --sink mixpanel or ga counts what came to the Mixpanel /import or GA /mp/collect routes.
       """)
 
