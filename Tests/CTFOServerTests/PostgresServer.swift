@@ -43,6 +43,21 @@ final class PostgresServer: Sendable {
     try? FileManager.default.removeItem(atPath: folder)
   }
 
+  /// Stops the server at once, as a crash or a lost network would, keeping its data.
+  func pause() throws {
+    try Self.run("pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asServer: true)
+  }
+
+  /// Starts the server `pause` stopped; returns once it accepts connections.
+  func resume() throws {
+    try Self.run(
+      "pg_ctl",
+      [
+        "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o",
+        "-k \(folder) -c listen_addresses='' -c fsync=off", "start",
+      ], asServer: true)
+  }
+
   /// A new empty database's URL.
   func newDatabase() throws -> String {
     let name = "t\(counter.next())"

@@ -11,9 +11,14 @@ import Synchronization
 /// A write that takes a revision locks the one `state` row first, so revisions are taken and
 /// committed in one order by every process; a pull reads in one snapshot.
 public final class PostgresCardStore: CardStore {
-  let client: PostgresClient
-  private let runner: Task<Void, Never>
+  /// The connection pool in use, its runner, and when it was made (`renew`).
+  private let pool: Mutex<Pool>
+  private typealias Pool = (
+    client: PostgresClient, runner: Task<Void, Never>, madeAt: ContinuousClock.Instant
+  )
+  private let configuration: PostgresClient.Configuration
   private let shown: String
+  var client: PostgresClient { pool.withLock { $0.client } }
   private let knownEpoch = Mutex<String?>(nil)
   private let reads = PullReads()
   private let knownTokens = KnownTokens()
@@ -85,18 +90,43 @@ public final class PostgresCardStore: CardStore {
         tls: address.tls ? .prefer(.makeClientConfiguration()) : .disable)
     }
     configuration.options.maximumConnections = 8
+    configuration.options.connectTimeout = .seconds(3)
+    self.configuration = configuration
     let client = PostgresClient(configuration: configuration, backgroundLogger: Self.logger)
-    self.client = client
-    runner = Task { await client.run() }
+    pool = Mutex((client, Task { await client.run() }, .now))
     shown = address.shown
+  }
+
+  /// Replaces the connection pool with a new one, unless the one in use is less than a second
+  /// old: a pool that met an outage waits longer and longer between its attempts to connect
+  /// (up to a minute), where a new one tries at once. The old pool's connections close.
+  func renew() {
+    let configuration = configuration
+    let retired = pool.withLock { pool -> Task<Void, Never>? in
+      guard ContinuousClock.now - pool.madeAt >= .seconds(1) else { return nil }
+      let client = PostgresClient(configuration: configuration, backgroundLogger: Self.logger)
+      let old = pool.runner
+      pool = (client, Task { await client.run() }, .now)
+      return old
+    }
+    retired?.cancel()
+  }
+
+  /// This store with every call given `deadline` (past it, the caller gets an error: `503`
+  /// for a request), and the pool renewed after a failure to reach the database.
+  public func guarded(deadline: Duration = .seconds(5)) -> any CardStore {
+    GuardedStore(base: self, deadline: deadline) { [self] error in
+      // An error the server reported (a query refused) says the database is there.
+      if (error as? PSQLError)?.serverInfo == nil { renew() }
+    }
   }
 
   /// Closes the connections; the store answers nothing after. Waits two seconds at most:
   /// the client's `run()` has been seen to outlive its cancellation, and a stopped server must
   /// exit all the same.
   public func close() async {
+    let runner = pool.withLock { $0.runner }
     runner.cancel()
-    let runner = runner
     // Unstructured: a task group would wait for the child still awaiting `run()`.
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let waiting = Mutex<CheckedContinuation<Void, Never>?>(continuation)

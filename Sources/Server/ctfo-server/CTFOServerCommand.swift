@@ -259,7 +259,9 @@ struct Serve: AsyncParsableCommand {
     settings.testFaults = testFaults
     settings.adminTokenHash = admin
     settings.trustedProxies = Set(trustedProxy)
-    let service = Routes.service(store: store, settings: settings, serverName: "ctfo-server")
+    // A database on another machine may stop answering: its calls end by a deadline.
+    let served = (store as? PostgresCardStore)?.guarded() ?? store
+    let service = Routes.service(store: served, settings: settings, serverName: "ctfo-server")
     let app = Application(
       router: service.router, server: service.server,
       configuration: .init(address: .hostname(host, port: port), serverName: "ctfo-server"),
