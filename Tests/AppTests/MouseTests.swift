@@ -106,6 +106,30 @@ import Testing
     #expect(state.reduce(press(.release, Int.max, Int.min)).count == 2, "a swipe, no trap")
   }
 
+  /// A terminal reports a drag past the screen's edge as it is: the pointer stops at the edge,
+  /// and the card keeps a cell on the screen, after a resize too.
+  @Test func aDragPastAnEdgeStopsAtIt() {
+    var state = Fixtures.showing(Fixtures.asciiCard)
+    let frame = state.cardFrame!
+    let row = frame.top + 1
+    _ = state.reduce(press(.press, 39, row))
+    _ = state.reduce(press(.drag, 119, row))
+    #expect([state.pointer?.column, state.pointer?.row] == [79, row])
+    #expect(state.dragOffset! == (40, 0))
+    _ = state.reduce(press(.drag, -7, -3))
+    #expect([state.pointer?.column, state.pointer?.row] == [0, 0])
+    // Held from the card's left edge to the screen's right one, on a screen that shrinks.
+    _ = state.reduce(press(.press, frame.left + 1, row))
+    _ = state.reduce(press(.drag, 79, row))
+    _ = state.reduce(.resized(width: 60, height: 20))
+    let small = state.cardFrame!
+    let offset = state.dragOffset!
+    #expect(small.left + offset.dx == 59 && small.bottom + offset.dy >= 0, "\(offset)")
+    _ = state.reduce(press(.release, 500, row))
+    #expect(state.slide?.direction == .right)
+    #expect(small.left + state.slide!.startColumn < 60, "the slide starts on the screen")
+  }
+
   @Test func inTheHistoryAClickSelectsAndASecondOpens() {
     var state = Fixtures.showing(Fixtures.asciiCard)
     _ = state.reduce(.historyLoaded(Fixtures.history(count: 5), total: 5))

@@ -87,16 +87,16 @@ import Testing
       return row.firstIndex(of: "┌").map { row.distance(from: row.startIndex, to: $0) }
     }
     #expect(corner() == frame.left)
-    _ = state.reduce(.mouse(MouseEvent(.press, column: frame.left + 2, row: frame.top + 1)))
-    _ = state.reduce(.mouse(MouseEvent(.drag, column: frame.left + 8, row: frame.top + 1)))
+    let middle = frame.left + frame.width / 2
+    _ = state.reduce(.mouse(MouseEvent(.press, column: middle, row: frame.top + 1)))
+    _ = state.reduce(.mouse(MouseEvent(.drag, column: middle + 6, row: frame.top + 1)))
     #expect(corner() == frame.left + 6)
-    _ = state.reduce(
-      .mouse(MouseEvent(.drag, column: frame.left - frame.width / 2, row: frame.top + 1)))
+    _ = state.reduce(.mouse(MouseEvent(.drag, column: 0, row: frame.top + 1)))
     #expect(bar(state).contains("Let go to swipe left: TIFB"), "\(bar(state))")
     // Let go past a third to the right: the slide-out goes on from there, not from the middle.
     let past = frame.width / 3 + 2
-    _ = state.reduce(.mouse(MouseEvent(.drag, column: frame.left + 2 + past, row: frame.top + 1)))
-    _ = state.reduce(.mouse(MouseEvent(.release, column: frame.left + 2 + past, row: frame.top + 1)))
+    _ = state.reduce(.mouse(MouseEvent(.drag, column: middle + past, row: frame.top + 1)))
+    _ = state.reduce(.mouse(MouseEvent(.release, column: middle + past, row: frame.top + 1)))
     #expect(state.slide != nil)
     #expect((corner() ?? 0) > frame.left + past, "the first frame starts where the card was let go")
   }

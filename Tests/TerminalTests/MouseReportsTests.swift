@@ -26,6 +26,9 @@ import Testing
     ("\u{1B}[<4;2;3M", MouseEvent(.press, column: 1, row: 2)),
     ("\u{1B}[<48;2;3M", MouseEvent(.drag, column: 1, row: 2)),
     ("\u{1B}[<0;999999;999999m", MouseEvent(.release, column: 999_998, row: 999_998)),
+    // 0 is before the first column and row (1): no place is left of or above the screen.
+    ("\u{1B}[<32;0;0M", MouseEvent(.drag, column: 0, row: 0)),
+    ("\u{1B}[M@  ", MouseEvent(.drag, column: 0, row: 0)),
     // X10, as GNU screen sends it: button, column and row each plus 32.
     ("\u{1B}[M !!", MouseEvent(.press, column: 0, row: 0)),
     ("\u{1B}[M@+%", MouseEvent(.drag, column: 10, row: 4)),

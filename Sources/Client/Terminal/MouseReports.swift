@@ -107,7 +107,9 @@ enum MouseReports {
   }
 
   /// The event of button code `button` (modifier bits ignored): the left button's press, move
-  /// and release, and the wheel; nil for the others.
+  /// and release, and the wheel; nil for the others. A place left of or above the screen (a
+  /// report's 0, which is 1-based) is its first column or row; the app bounds the rest to the
+  /// screen it draws.
   static func decode(button: Int, column: Int, row: Int, released: Bool) -> MouseEvent? {
     let code = button & ~0b11100  // without Shift, Meta and Control
     let kind: MouseEvent.Kind? =
@@ -119,7 +121,7 @@ enum MouseReports {
       case (65, false): .wheelDown
       default: nil
       }
-    return kind.map { MouseEvent($0, column: column, row: row) }
+    return kind.map { MouseEvent($0, column: max(column, 0), row: max(row, 0)) }
   }
 
   /// The character an event stands for: Space is the character 0x20 here.

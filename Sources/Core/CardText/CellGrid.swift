@@ -86,10 +86,13 @@ public struct CellGrid: Sendable, Hashable {
     return col
   }
 
-  /// Fills a rectangle with blanks of a style.
+  /// Fills a rectangle with blanks of a style; only its part on the grid, none when it lies
+  /// wholly off the grid (a card dragged or sliding past an edge).
   public mutating func fill(row: Int, column: Int, width w: Int, height h: Int, style: CellStyle) {
-    for r in max(row, 0)..<min(row + h, height) {
-      for c in max(column, 0)..<min(column + w, width) { self[r, c] = Cell(" ", style: style) }
+    let rows = max(row, 0)..<max(min(row + h, height), max(row, 0))
+    let columns = max(column, 0)..<max(min(column + w, width), max(column, 0))
+    for r in rows {
+      for c in columns { self[r, c] = Cell(" ", style: style) }
     }
   }
 

@@ -8,7 +8,7 @@ import CFuzzDriver  // Its `main`, for a build without libFuzzer.
 ///
 ///     CTFO_FUZZ=decks .build/fuzz/debug/ctfo-fuzz -max_total_time=60 Tests/Fuzz/Corpus/decks
 enum Harness: String {
-  case decks, text, config, keys, answers, pulls, sessions
+  case decks, text, config, keys, mouse, answers, pulls, sessions
 
   /// Runs the harness on one input; a broken invariant traps.
   func run(_ bytes: UnsafeRawBufferPointer) {
@@ -17,6 +17,7 @@ enum Harness: String {
     case .text: TextHarness.run(bytes)
     case .config: ConfigHarness.run(bytes)
     case .keys: KeyHarness.run(bytes)
+    case .mouse: MouseHarness.run(bytes)
     case .answers: AnswerHarness.run(bytes)
     case .pulls: PullHarness.run(bytes)
     case .sessions: SessionHarness.run(bytes)
@@ -30,7 +31,7 @@ let chosen: Harness = {
     let harness = Harness(rawValue: name)
   else {
     var message =
-      "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys, answers, pulls or sessions\n"
+      "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys, mouse, answers, pulls or sessions\n"
     message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(2)
   }

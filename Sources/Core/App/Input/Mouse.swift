@@ -18,4 +18,14 @@ public struct MouseEvent: Sendable, Hashable {
     self.column = column
     self.row = row
   }
+
+  /// The report moved onto a screen of `width` by `height` cells: a terminal reports a drag
+  /// past an edge as it is (a column past the last), and whatever the app draws from a report
+  /// must lie on the screen.
+  public func clamped(width: Int, height: Int) -> MouseEvent {
+    var event = self
+    event.column = min(max(column, 0), max(width - 1, 0))
+    event.row = min(max(row, 0), max(height - 1, 0))
+    return event
+  }
 }

@@ -5,12 +5,14 @@ extension AppState {
   /// height, upward) it is swiped that way, short of that it settles back, and a click opens
   /// it as Enter does. In the history and settings lists a click selects a row and a click on
   /// the selected row opens (or toggles) it. The wheel scrolls lists, the whole card and the
-  /// help. Hint-bar clicks are the run loop's: they arrive as the hint's key.
-  mutating func mouse(_ event: MouseEvent) -> [AppEffect] {
+  /// help. Hint-bar clicks are the run loop's: they arrive as the hint's key. A report off the
+  /// screen counts at its nearest cell.
+  mutating func mouse(_ report: MouseEvent) -> [AppEffect] {
     guard Geometry.fits(width: width, height: height), typedAhead.isEmpty else {
       pointer = nil
       return []
     }
+    let event = report.clamped(width: width, height: height)
     switch event.kind {
     case .wheelUp: scroll(by: -1)
     case .wheelDown: scroll(by: 1)
@@ -38,10 +40,23 @@ extension AppState {
       lines: card.prepared.layout.lines.count, width: width, height: height)
   }
 
-  /// Where the dragged card stands: the pointer's move, never downward.
+  /// Where the dragged card stands: the pointer's move, never downward, and never so far that
+  /// the card leaves the screen (the press may date from a larger screen).
   public var dragOffset: (dx: Int, dy: Int)? {
-    guard let pointer, pointer.holdsCard, cardFrame != nil else { return nil }
-    return (pointer.dx, min(pointer.dy, 0))
+    guard let pointer, pointer.holdsCard, let frame = cardFrame else { return nil }
+    return onScreen(pointer, frame)
+  }
+
+  /// The move of `pointer` for a card in `frame`, upward only, bounded so that at least one
+  /// cell of the card stays on the screen.
+  private func onScreen(_ pointer: PointerPress, _ frame: BoxFrame) -> (dx: Int, dy: Int) {
+    func bounded(_ value: Int, _ low: Int, _ high: Int) -> Int {
+      min(max(value, low), max(high, low))
+    }
+    return (
+      bounded(pointer.dx, 1 - frame.right, width - 1 - frame.left),
+      bounded(min(pointer.dy, 0), -frame.bottom, 0)
+    )
   }
 
   /// What letting go of the dragged card now does, for the hint bar; nil while it would
@@ -59,7 +74,7 @@ extension AppState {
       guard release.holdsCard, let frame = cardFrame else { return [] }
       if let direction = release.swipe(of: frame) {
         // The card slides on from where it was let go.
-        return swipe(direction, from: (release.dx, min(release.dy, 0)))
+        return swipe(direction, from: onScreen(release, frame))
       }
       if release.isClick { openShownCard() }
       return []
