@@ -43,14 +43,20 @@ extension Wire {
     }
     var array = "cards"
     do throws(JSONPieces.GroupError) {
-      (pull.cards, pull.refused) = PulledCard.sorted(
+      pull.cards = Pulled.sorted(
         try pieces.decode(
-          PulledCard.self, of: array, in: bytes, decoder: decoder,
-          fast: { Card.flat($0).map(PulledCard.card) }))
+          Pulled<Card>.self, of: array, in: bytes, decoder: decoder,
+          fast: { Card.flat($0).map(Pulled<Card>.element) }),
+        into: &pull.refused)
       array = "removed"
-      pull.removed = try pieces.decode(String.self, of: array, in: bytes, decoder: decoder)
+      pull.removed = Pulled.sorted(
+        try pieces.decode(Pulled<RemovedID>.self, of: array, in: bytes, decoder: decoder),
+        into: &pull.refused
+      ).map(\.id)
       array = "scores"
-      pull.scores = try pieces.decode(Score.self, of: array, in: bytes, decoder: decoder)
+      pull.scores = Pulled.sorted(
+        try pieces.decode(Pulled<Score>.self, of: array, in: bytes, decoder: decoder),
+        into: &pull.refused)
     } catch {
       throw Unreadable(
         reason: "\(Pull.self): \(Self.reason(error.error, under: array, from: error.first))")

@@ -64,8 +64,9 @@ public enum Wire {
     public var removed: [String]
     public var scores: [Score]
     public var user: User?
-    /// The elements of `cards` that are no card (no `id`, `"body": 7`), each named by its id
-    /// or its place: left out, the rest of the pull kept. Never sent.
+    /// The elements of `types`, `cards`, `removed`, `scores` and the user's notifications that
+    /// are none (no `id`, `"body": 7`, `"score": null`), and a user status that is no text,
+    /// each named by its id or its place: left out, the rest of the pull kept. Never sent.
     public var refused: [String]
 
     public init(
@@ -88,32 +89,68 @@ public enum Wire {
       case cacheKey, full, serverTime, types, cards, removed, scores, user
     }
 
+    /// The refusals come in one order however the pull is decoded (`Wire.decodePull` decodes
+    /// the long arrays last): the types', the user's, then the cards', removed ids' and
+    /// scores'.
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       cacheKey = try c.decode(String.self, forKey: .cacheKey)
       full = try c.decodeIfPresent(Bool.self, forKey: .full) ?? false
       serverTime = try c.decodeIfPresent(Int64.self, forKey: .serverTime)
-      types = try c.decodeIfPresent([CardType].self, forKey: .types) ?? []
-      (cards, refused) = PulledCard.sorted(
-        try c.decodeIfPresent([PulledCard].self, forKey: .cards) ?? [])
-      removed = try c.decodeIfPresent([String].self, forKey: .removed) ?? []
-      scores = try c.decodeIfPresent([Score].self, forKey: .scores) ?? []
-      user = try c.decodeIfPresent(User.self, forKey: .user)
+      var refused: [String] = []
+      types = Pulled.sorted(
+        try c.decodeIfPresent([Pulled<CardType>].self, forKey: .types) ?? [], into: &refused)
+      do {
+        user = try c.decodeIfPresent(User.self, forKey: .user)
+        refused += user?.refused ?? []
+      } catch {
+        user = nil
+        refused.append("the user: not a user object")
+      }
+      cards = Pulled.sorted(
+        try c.decodeIfPresent([Pulled<Card>].self, forKey: .cards) ?? [], into: &refused)
+      removed = Pulled.sorted(
+        try c.decodeIfPresent([Pulled<RemovedID>].self, forKey: .removed) ?? [],
+        into: &refused
+      ).map(\.id)
+      scores = Pulled.sorted(
+        try c.decodeIfPresent([Pulled<Score>].self, forKey: .scores) ?? [], into: &refused)
+      self.refused = refused
     }
   }
 
-  /// An element of a pull's `cards`: a card, or why it is none. Decoding one never fails, so
-  /// that a bad card costs only itself.
-  enum PulledCard: Decodable {
-    case card(Card)
-    case refused(id: String?, reason: String)
+  /// An element of one of a pull's arrays, and how a refused one is named.
+  protocol PulledElement: Decodable {
+    /// The member that names an element (`id`); nil when the element is its own name.
+    static var nameKey: String? { get }
+    /// An element named `name` in a refusal: `the score of c1`.
+    static func named(_ name: Substring) -> String
+    /// An element named by its place (from 1): `score 3 of the pull`.
+    static func placed(_ place: Int) -> String
+    /// Why a value that is not even the element's kind (`7` for an object) is refused.
+    static var notOne: String { get }
+  }
 
-    private enum Key: String, CodingKey { case id }
+  /// An element of one of a pull's arrays: the element, or why it is none. Decoding one never
+  /// fails, so that a bad element costs only itself.
+  enum Pulled<Element: PulledElement>: Decodable {
+    case element(Element)
+    case refused(name: String?, reason: String)
+
+    private struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
 
     init(from decoder: any Decoder) {
-      do { self = .card(try Card(from: decoder)) } catch {
-        let id = try? decoder.container(keyedBy: Key.self).decode(String.self, forKey: .id)
-        self = .refused(id: id, reason: Self.reason(error))
+      do { self = .element(try Element(from: decoder)) } catch {
+        let name = Element.nameKey.flatMap { key in
+          try? decoder.container(keyedBy: Key.self).decode(
+            String.self, forKey: Key(stringValue: key))
+        }
+        self = .refused(name: name, reason: Self.reason(error))
       }
     }
 
@@ -127,24 +164,38 @@ public enum Wire {
         return "a bad \"\(key.stringValue)\""
       default: break
       }
-      return "not a card object"
+      return Element.notOne
     }
 
-    /// The cards, and the others named by id (at most 64 characters) or by place (from 1).
-    static func sorted(_ pulled: [PulledCard]) -> (cards: [Card], refused: [String]) {
-      var cards: [Card] = []
-      var refused: [String] = []
-      cards.reserveCapacity(pulled.count)
+    /// The elements; the others named in `refused` by name (at most 64 characters) or by
+    /// place (from 1).
+    static func sorted(_ pulled: [Pulled], into refused: inout [String]) -> [Element] {
+      var elements: [Element] = []
+      elements.reserveCapacity(pulled.count)
       for (place, element) in pulled.enumerated() {
         switch element {
-        case .card(let card): cards.append(card)
-        case .refused(let id?, let reason) where !id.isEmpty:
-          refused.append("\(id.prefix(64)): \(reason)")
-        case .refused(_, let reason): refused.append("card \(place + 1) of the pull: \(reason)")
+        case .element(let element): elements.append(element)
+        case .refused(let name?, let reason) where !name.isEmpty:
+          refused.append("\(Element.named(name.prefix(64))): \(reason)")
+        case .refused(_, let reason): refused.append("\(Element.placed(place + 1)): \(reason)")
         }
       }
-      return (cards, refused)
+      return elements
     }
+  }
+
+  /// An element of a pull's `removed`: a card's id.
+  struct RemovedID: PulledElement {
+    var id: String
+
+    init(from decoder: any Decoder) throws {
+      id = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    static var nameKey: String? { nil }
+    static func named(_ name: Substring) -> String { "removed \(name)" }
+    static func placed(_ place: Int) -> String { "removed id \(place) of the pull" }
+    static var notOne: String { "not an id" }
   }
 
   public struct CardType: Codable, Sendable, Equatable {
@@ -213,6 +264,9 @@ public enum Wire {
   public struct User: Codable, Sendable, Equatable {
     public var status: String?
     public var notifications: [Notification]
+    /// A status that is no text and the notifications that are none, named: left out, the
+    /// rest kept. Never sent.
+    public var refused: [String] = []
 
     public init(status: String?, notifications: [Notification]) {
       self.status = status
@@ -223,8 +277,13 @@ public enum Wire {
 
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
-      status = try c.decodeIfPresent(String.self, forKey: .status)
-      notifications = try c.decodeIfPresent([Notification].self, forKey: .notifications) ?? []
+      do { status = try c.decodeIfPresent(String.self, forKey: .status) } catch {
+        status = nil
+        refused.append("the user's status: not a text")
+      }
+      notifications = Pulled.sorted(
+        try c.decodeIfPresent([Pulled<Notification>].self, forKey: .notifications) ?? [],
+        into: &refused)
     }
   }
 
@@ -257,4 +316,32 @@ public enum Wire {
 
     public init(error: Detail) { self.error = error }
   }
+}
+
+extension Wire.Card: Wire.PulledElement {
+  static var nameKey: String? { "id" }
+  static func named(_ name: Substring) -> String { String(name) }
+  static func placed(_ place: Int) -> String { "card \(place) of the pull" }
+  static var notOne: String { "not a card object" }
+}
+
+extension Wire.CardType: Wire.PulledElement {
+  static var nameKey: String? { "name" }
+  static func named(_ name: Substring) -> String { "type \(name)" }
+  static func placed(_ place: Int) -> String { "type \(place) of the pull" }
+  static var notOne: String { "not a type object" }
+}
+
+extension Wire.Score: Wire.PulledElement {
+  static var nameKey: String? { "cardId" }
+  static func named(_ name: Substring) -> String { "the score of \(name)" }
+  static func placed(_ place: Int) -> String { "score \(place) of the pull" }
+  static var notOne: String { "not a score object" }
+}
+
+extension Wire.Notification: Wire.PulledElement {
+  static var nameKey: String? { "id" }
+  static func named(_ name: Substring) -> String { "notification \(name)" }
+  static func placed(_ place: Int) -> String { "notification \(place) of the pull" }
+  static var notOne: String { "not a notification object" }
 }

@@ -41,7 +41,7 @@ struct Pull: ParsableCommand {
       out.line(
         "\(pull.endpoint): \(Plural.count(applied.cards, "card")), \(applied.removed) removed, "
           + Plural.count(applied.scores, "score"))
-      for refused in applied.refused { Output.warn("ctfo: a card was left out: \(refused)") }
+      for refused in applied.refused { Output.warn("ctfo: left out of the pull: \(refused)") }
     case .failed(let problem):
       throw CLIError("\(pull.endpoint): \(problem)", exitCode: 69)
     }

@@ -32,7 +32,8 @@ public struct ServerStore: Sendable {
     public var cards = 0
     public var removed = 0
     public var scores = 0
-    /// Cards left out: a bad id or type name, an empty body.
+    /// What was left out: cards with a bad id or type name or an empty body, and the pull's
+    /// elements that are none (`Wire.Pull.refused`).
     public var refused: [String] = []
     /// With `keepOrdinals`: the cards the pull added or changed (a body-less one with an empty
     /// body; a card sent again as it was stored is not listed), for the running feed.
