@@ -60,14 +60,16 @@ struct DeckCommand: ParsableCommand {
     @Option(name: .long, help: "Lines of the screen.") var height: Int?
 
     func validate() throws {
-      if let width, width < 1 { throw ValidationError("--width must be at least 1") }
-      if let height, height < 1 { throw ValidationError("--height must be at least 1") }
+      try SizeOptions.check(width: width, height: height)
     }
 
     func run() throws {
       let contents = DeckCheck.read([file])
       var out = StandardOutput()
-      for problem in contents.report.problems { out.line(problem.description) }
+      // Deck problems quote the deck's text: sanitised, as `deck check` writes them.
+      for problem in contents.report.problems {
+        out.line(Sanitizer.sanitizeLine(problem.description))
+      }
       let cards = contents.cards.enumerated().filter { id == nil || $0.element.id == id }
       if let id, cards.isEmpty {
         throw CLIError("\(file): no card has the id \"\(Sanitizer.sanitizeLine(id))\"")

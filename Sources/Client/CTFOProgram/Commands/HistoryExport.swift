@@ -9,8 +9,9 @@ import Store
 #endif
 
 /// How `ctfo history` writes its entries: a line each, JSON Lines (`--json`), CSV (RFC 4180,
-/// a header row) or Markdown (a section per card). Every format but JSON sanitises the text,
-/// as the cards are untrusted and the output may be a terminal; JSON escapes every control.
+/// a header row, no cell a spreadsheet takes for a formula) or Markdown (a section per card).
+/// Every format but JSON sanitises the text, as the cards are untrusted and the output may be
+/// a terminal; JSON escapes every control (C1 and bidi controls too).
 enum HistoryFormat: String, CaseIterable {
   case text, jsonl, csv, markdown
 
@@ -52,7 +53,7 @@ struct HistoryWriter {
           [
             String(number), time, entry.reaction?.rawValue ?? "", entry.type, entry.cardID,
             entry.title ?? "", card?.body ?? "", card?.source ?? "", card?.url ?? "",
-          ].map(Sanitizer.sanitize))
+          ].map { Self.inertCell(Sanitizer.sanitize($0)) })
       case .markdown:
         markdown(entry, number: number, time: time, card: card)
       }
@@ -60,6 +61,15 @@ struct HistoryWriter {
   }
 
   mutating func finish() throws(CLIError) { try out.finish() }
+
+  /// A cell a spreadsheet shows as text: one that starts with `=`, `+`, `-`, `@`, a tab or a
+  /// carriage return would be read as a formula (`=HYPERLINK(…)`), so it gets a `'` before it,
+  /// as OWASP advises for CSV.
+  static func inertCell(_ field: String) -> String {
+    guard let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first)
+    else { return field }
+    return "'" + field
+  }
 
   /// One CSV record: each field quoted when it holds a comma, a quote or a line break (its
   /// quotes doubled), the record ended by CRLF (RFC 4180).

@@ -50,8 +50,7 @@ struct Next: ParsableCommand {
 
   func validate() throws {
     guard count >= 0 else { throw ValidationError("-n must be 0 or more") }
-    if let width, width < 1 { throw ValidationError("--width must be at least 1") }
-    if let height, height < 1 { throw ValidationError("--height must be at least 1") }
+    try SizeOptions.check(width: width, height: height)
     if s && l { throw ValidationError("-s and -l cannot be given together") }
   }
 

@@ -22,9 +22,7 @@ struct StatsCommand: ParsableCommand {
   @Option(name: .long, help: "Columns to draw the charts in (at least 20).") var width: Int?
 
   func validate() throws {
-    if let width, width < Geometry.minimumWidth {
-      throw ValidationError("--width must be at least \(Geometry.minimumWidth)")
-    }
+    try SizeOptions.check(width: width, minWidth: Geometry.minimumWidth)
   }
 
   func run() throws {
