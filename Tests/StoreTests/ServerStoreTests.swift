@@ -63,6 +63,47 @@ struct ServerStoreTests {
     #expect(try ServerStore(database: home.database).session(for: server).cacheKeys["hot"] == "k1")
   }
 
+  /// A server card with the id of a card of the user's decks (or a bundled one) never
+  /// replaces its text, in the app's index as at the next launch; a server type of a local
+  /// type's name never relabels it. The server's other cards and types come in.
+  @Test(arguments: [false, true])
+  func serverCardsAndTypesNeverShadowLocalOnes(keepOrdinals: Bool) throws {
+    let home = try TestHome()
+    let deck = try home.deck(
+      "mine.jsonl",
+      [
+        #"{"deck":"mine","types":{"word":{"label":"Word","colour":"green"}}}"#,
+        #"{"id":"u1","type":"word","body":"My own card."}"#,
+      ])
+    _ = try home.index.sync(decks: [deck])
+    let store = ServerStore(database: home.database)
+    let session = try store.session(for: server)
+    let spoof = Wire.Card(id: "u1", type: "word", body: "SPOOFED USER CARD")
+    let applied = try store.apply(
+      pull(
+        key: "k1", full: true, types: [Wire.CardType(name: "word", label: "SPOOFED")],
+        cards: [spoof, card("s1", "word")]),
+      session: session, at: 1000, keepOrdinals: keepOrdinals)
+    #expect(!applied.changed.contains { $0.id == "u1" }, "the running feed keeps the local card")
+    for launch in [false, true] {
+      if launch {
+        try store.compactIfNeeded()
+        _ = try home.index.sync(decks: [deck])
+      }
+      #expect(try home.index.card(id: "u1")?.body == "My own card.", "launch: \(launch)")
+      #expect(try ids(home, type: "word") == ["s1", "u1"], "launch: \(launch)")
+      let word = try home.index.catalog().first { $0.type.name == "word" }?.type
+      #expect(word?.label == "Word" && word?.colour == "green", "launch: \(launch)")
+    }
+    // A delta that sends the card again does not bring it in either; once the user's deck
+    // no longer has it, the server's card shows.
+    try apply(home, pull(key: "k2", cards: [spoof]))
+    #expect(try home.index.card(id: "u1")?.body == "My own card.")
+    let emptied = try home.deck("mine.jsonl", [#"{"id":"u2","type":"word","body":"Other."}"#])
+    _ = try home.index.sync(decks: [emptied])
+    #expect(try home.index.card(id: "u1")?.body == "SPOOFED USER CARD")
+  }
+
   @Test func aDeltaUpdatesAddsAndRemovesAndKeepsOrdinalsDense() throws {
     let home = try TestHome()
     try apply(home, pull(key: "k1", full: true, cards: [card("n1"), card("n2"), card("n3")]))
@@ -278,6 +319,29 @@ struct ServerStoreTests {
       Wire.Pull(cacheKey: "k", full: true, user: Wire.User(status: nil, notifications: notes)),
       session: session, at: 0)
     #expect(try store.status(at: 1_000).notifications == ["Live", "Always"])
+  }
+
+  /// The app's notices are those `ctfo status` lists, on the server's clock: a machine whose
+  /// clock is behind sees no expired notice, and one ahead still sees the live ones.
+  @Test(arguments: [500, -500] as [Int64])
+  func theAppsNoticesAreOnTheServersClockAsTheStatusIs(offset: Int64) throws {
+    let home = try TestHome()
+    let store = ServerStore(database: home.database)
+    var session = try store.session(for: server)
+    session.clockOffset = offset
+    let notes = [
+      Wire.Notification(id: "early", text: "Until 900", createdAt: 1, expiresAt: 900),
+      Wire.Notification(id: "late", text: "Until 1100", createdAt: 2, expiresAt: 1_100),
+      Wire.Notification(id: "later", text: "Until 1600", createdAt: 3, expiresAt: 1_600),
+    ]
+    try store.apply(
+      Wire.Pull(cacheKey: "k", full: true, user: Wire.User(status: nil, notifications: notes)),
+      session: session, at: 0)
+    let live = offset > 0 ? ["later"] : ["later", "late", "early"]
+    #expect(try store.notices(at: 1_000).map(\.id) == live)
+    #expect(
+      try store.notices(at: 1_000).map(\.text).sorted()
+        == (try store.status(at: 1_000).notifications.sorted()))
   }
 
   @Test func theDatabaseFileIsTheOwnersAlone() throws {

@@ -58,8 +58,12 @@ enum SessionHarness {
         precondition(
           applied.cards + applied.refused.count == pull.cards.count + pull.refused.count,
           "\(pull.cards.count) cards, \(pull.refused.count) refused: \(applied)")
-        _ = try store.status(at: clock)
-        _ = try store.notices(at: session.serverTime(at: clock))
+        // The app's notices and `ctfo status`'s, at one time of this machine, on one clock.
+        let status = try store.status(at: clock)
+        let notices = try store.notices(at: clock)
+        precondition(
+          notices.map(\.text).sorted() == status.notifications.sorted(),
+          "the app's notices \(notices) are not ctfo status's \(status.notifications)")
         _ = try store.scores(of: Set(pull.cards.map(\.type)))
       } catch {
         fatalError("ctfo-fuzz: cannot apply the pull: \(error)")

@@ -30,7 +30,8 @@ struct OrdinalBook: Sendable {
   }
 
   /// Gives every id one live card: the one of the latest deck in the list, latest line
-  /// within a deck. Duplicates that involve a `touched` deck are reported as `DeckCheck`
+  /// within a deck; the server's card only when no deck has one (local and server cards are
+  /// kept apart: a server never replaces the text of a card of the user's). Duplicates that involve a `touched` deck are reported as `DeckCheck`
   /// reports them: each copy replaces the one before it, in the order of the decks and lines.
   mutating func settleDuplicates(
     _ db: Connection, reporting touched: Set<Int64>
@@ -63,8 +64,8 @@ struct OrdinalBook: Sendable {
     let copies = try db.rows(
       """
       SELECT c.seq, c.type, c.ordinal, c.line, d.path, d.id, d.position FROM cards c
-      JOIN decks d ON d.id = c.deck WHERE c.id = ? ORDER BY d.position, c.line
-      """, [.text(id)]
+      JOIN decks d ON d.id = c.deck WHERE c.id = ? ORDER BY d.path != ?, d.position, c.line
+      """, [.text(id), .text(ServerStore.deckPath)]
     ) {
       Copy(
         seq: $0.integer(0), type: $0.text(1) ?? "", ordinal: $0.optionalInteger(2),
@@ -81,8 +82,10 @@ struct OrdinalBook: Sendable {
         "UPDATE cards SET ordinal = ? WHERE seq = ?",
         [.integer(allocate(winner.type)), .integer(winner.seq)])
     }
-    guard copies.contains(where: { touched.contains($0.deck) }) else { return [] }
-    return zip(losers, copies.dropFirst()).map { loser, replacement in
+    // The server's copy is no deck's line: only the local copies are reported.
+    let local = copies.filter { $0.path != ServerStore.deckPath }
+    guard local.contains(where: { touched.contains($0.deck) }) else { return [] }
+    return zip(local.dropLast(), local.dropFirst()).map { loser, replacement in
       let message = "duplicate id \"\(id)\" replaces \(loser.path):\(loser.line)"
       let problem = DeckProblem(path: replacement.path, line: replacement.line, message: message)
       return (replacement, problem)
@@ -132,13 +135,14 @@ struct OrdinalBook: Sendable {
   }
 
   /// Rewrites the catalog: every type with cards or declared by a deck header (the latest
-  /// deck's metadata wins; a type without metadata is labelled by its name).
+  /// deck's metadata wins, and any deck's wins over the server's; a type without metadata is
+  /// labelled by its name).
   static func writeCatalog(_ db: Connection, counts: [String: Int]) throws {
     let decoder = JSONDecoder()
     var declared: [String: CardType] = [:]
-    let declarations = try db.rows("SELECT types FROM decks ORDER BY position") {
-      $0.text(0) ?? "[]"
-    }
+    let declarations = try db.rows(
+      "SELECT types FROM decks ORDER BY path != ?, position", [.text(ServerStore.deckPath)]
+    ) { $0.text(0) ?? "[]" }
     for json in declarations {
       for type in try decoder.decode([CardType].self, from: Data(json.utf8)) {
         declared[type.name] = type

@@ -37,14 +37,18 @@ enum NotificationTable {
 }
 
 extension ServerStore {
-  /// The notifications not dismissed and not expired at `time` (server milliseconds), newest
-  /// first: their ids and texts. When the app dismisses the first, the next shows.
-  public func notices(at time: Int64) throws -> [(id: String, text: String)] {
+  /// The notifications not dismissed and not expired when this machine's clock reads `now`
+  /// (milliseconds), newest first: their ids and texts. Expiry times are the server's: `now`
+  /// is taken to the server's clock with the offset of the last auth, as `status(at:)` does.
+  /// When the app dismisses the first, the next shows.
+  public func notices(at now: Int64) throws -> [(id: String, text: String)] {
     try database.read { db in
-      try db.rows(
+      let offset = try SessionTable.clockOffset(db)
+      let serverNow = ServerSession.serverTime(at: now, offset: offset ?? 0)
+      return try db.rows(
         "SELECT id, text FROM server_notifications WHERE dismissed = 0 "
           + "AND (expires_at IS NULL OR expires_at > ?) "
-          + "ORDER BY created_at DESC, id DESC", [.integer(time)]
+          + "ORDER BY created_at DESC, id DESC", [.integer(serverNow)]
       ) { (id: $0.text(0) ?? "", text: $0.text(1) ?? "") }
     }
   }

@@ -128,21 +128,36 @@ enum ServerCardTable {
     case changed
     /// New, or of a new type: `leaving` is where it was under its old type.
     case added(leaving: CardKey?)
+    /// Stored out of sight: a deck of the user's (or a bundled one) has a card of that id,
+    /// which the server's never replaces. `leaving` is where it was while it showed.
+    case shadowed(leaving: CardKey?)
   }
 
-  /// Stores `card`.
+  /// Stores `card`. Under an id a local deck holds, it is kept without an ordinal (as a
+  /// duplicate's loser is: `OrdinalBook.settleDuplicates`), so that the local card's text
+  /// stays everywhere; it comes in if that card leaves its deck.
   static func upsert(
     _ card: Wire.Card, deck: Int64, book: inout OrdinalBook, _ db: Connection
   ) throws -> Upserted {
-    let held = try db.rows(
-      "SELECT seq, type, ordinal FROM cards WHERE +deck = ? AND id = ?",
-      [.integer(deck), .text(card.id)]
-    ) { row in (row.integer(0), row.text(1) ?? "", row.optionalInteger(2)) }.first
+    let copies = try db.rows(
+      "SELECT seq, type, ordinal, deck FROM cards WHERE id = ?", [.text(card.id)]
+    ) { row in (row.integer(0), row.text(1) ?? "", row.optionalInteger(2), row.integer(3)) }
+    let held = copies.first { $0.3 == deck }.map { ($0.0, $0.1, $0.2) }
+    let local = copies.contains { $0.3 != deck }
     let fields: [SQLiteValue] = [
       .text(card.title), .text(card.storedBody), .text(card.source),
       .text(card.url), .text(card.reveal), .integer(card.needsBody ? 1 : 0),
       card.publishedAt.map { .integer($0) } ?? .null,
     ]
+    if local {
+      if let held { try db.run("DELETE FROM cards WHERE seq = ?", [.integer(held.0)]) }
+      try db.run(
+        "INSERT INTO cards (id, deck, line, type, ordinal, title, body, source, url, reveal, "
+          + "body_missing, published_at) VALUES (?, ?, 0, ?, NULL, ?, ?, ?, ?, ?, ?, ?)",
+        [.text(card.id), .integer(deck), .text(card.type)] + fields)
+      return .shadowed(
+        leaving: held.flatMap { held in held.2.map { CardKey(type: held.1, ordinal: Int($0)) } })
+    }
     if let held, held.1 == card.type {
       try db.run(
         "UPDATE cards SET title = ?, body = ?, source = ?, url = ?, reveal = ?, "
@@ -248,6 +263,9 @@ extension ServerStore {
         for card in chunk {
           switch try ServerCardTable.upsert(card, deck: deck, book: &book, db) {
           case .same: continue
+          case .shadowed(let leaving):
+            if let leaving { moved[card.id] = leaving }
+            continue
           case .changed: break
           case .added(let leaving): if let leaving { moved[card.id] = leaving }
           }
