@@ -52,7 +52,7 @@ import Testing
         .app(.loadTypes), .app(.resizeTextArea(TextArea(width: 72, height: 18))), .takeFromFeed,
       ])
     #expect(machine.reduce(.fed(.card(a)), now: 1) == [])
-    #expect(machine.screen.feed == .loading)
+    #expect(machine.screen.feed == .card(ShownCard(prepared: a, position: 0)))
     #expect(
       writes(&machine, now: 1) == [
         Session.Write(
@@ -62,18 +62,19 @@ import Testing
       ])
   }
 
-  @Test func aSwipeAsksForOneWriteAndTheNextCardShowsOnceItsRowCommits() {
+  @Test func aSwipeShowsTheNextCardAtOnceAndAsksForOneWriteOnceTheFrameIsDrawn() {
     var machine = showingA()
     #expect(machine.screen.feed == .card(ShownCard(prepared: a, position: 41)))
 
-    // The key: the card slides out, the feed deals the next one, which waits for its row.
+    // The key: the card slides out, the feed deals the next one, which shows at once under
+    // the number its row will get.
     #expect(machine.reduce(.app(.key(.right)), now: 3.5) == [.takeFromFeed])
     #expect(machine.screen.slide?.direction == .right)
     #expect(machine.reduce(.fed(.card(b)), now: 3.5) == [])
-    #expect(machine.screen.feed == .loading)
+    #expect(machine.screen.feed == .card(ShownCard(prepared: b, position: 42)))
 
     // Once the frame is drawn, one write: the swipe's reaction and tombstone, the focus on
-    // the swiped card, and the next card's history row.
+    // the swiped card (on screen since it was dealt), and the next card's history row.
     let tombstone = Tombstone(
       historyIndex: 41, cardID: a.card.id, type: a.card.type, direction: .right)
     #expect(
@@ -81,18 +82,18 @@ import Testing
         Session.Write(
           change: StateChange(
             effects: [.entomb(tombstone)], shown: [ShownRecord(b.card, shownAt: 3.5)],
-            events: [.focus(cardID: a.card.id, type: a.card.type, milliseconds: 1500)],
+            events: [.focus(cardID: a.card.id, type: a.card.type, milliseconds: 2500)],
             time: 3.5),
           sequence: 3)
       ])
     #expect(machine.session.window.tombstones == [tombstone])
 
-    // A wake-up before the commit: the placeholder stays, nothing more is written.
+    // A wake-up before the commit: nothing changes, nothing more is written.
     #expect(machine.reduce(.app(.wake), now: 3.7) == [])
-    #expect(machine.screen.feed == .loading)
+    #expect(machine.screen.feed == .card(ShownCard(prepared: b, position: 42)))
     #expect(writes(&machine, now: 3.7) == [])
 
-    // The writer's report: the analytics may go, and the card shows with its row's number.
+    // The writer's report: the analytics may go; the card keeps its number.
     #expect(
       machine.reduce(.written([.committed(3, indices: [42])]), now: 3.8) == [.deliverAnalytics])
     #expect(machine.reduce(.app(.wake), now: 3.8) == [])
@@ -139,7 +140,7 @@ import Testing
         Session.Write(
           change: StateChange(
             effects: [.restore(tombstone)], returning: ReturnQueue(onScreen: nil, waiting: [42]),
-            events: [.focus(cardID: b.card.id, type: b.card.type, milliseconds: 2000), undo],
+            events: [.focus(cardID: b.card.id, type: b.card.type, milliseconds: 3000), undo],
             time: 6),
           sequence: 4)
       ])
@@ -189,6 +190,7 @@ import Testing
         == [.deliverAnalytics])
     #expect(machine.screen.saveProblem == nil)
     #expect(machine.session.current?.position == 9)
+    #expect(machine.screen.feed == .card(ShownCard(prepared: a, position: 9)))
   }
 
   @Test func theHookRunsOnAReactionOnceTheWriteThatMadeItFinalCommits() {
@@ -243,7 +245,7 @@ import Testing
             change: StateChange(
               returning: ReturnQueue(onScreen: 41, waiting: []),
               events: [
-                .focus(cardID: a.card.id, type: a.card.type, milliseconds: 2000),
+                .focus(cardID: a.card.id, type: a.card.type, milliseconds: 3000),
                 AnalyticsEvent("AppQuit"),
               ], time: 4),
             sequence: 3))

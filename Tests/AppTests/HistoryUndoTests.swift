@@ -24,7 +24,7 @@ import Testing
   private func swipedTwice(limit: Int = 5) -> AppMachine {
     let window = UndoWindow(configuration: UndoConfiguration(limit: limit))
     var machine = AppMachine(
-      screen: AppState(width: 80, height: 24), session: Session(window: window),
+      screen: AppState(width: 80, height: 24), session: Session(window: window, nextIndex: 41),
       analytics: true, hooks: false, now: 0)
     _ = machine.start(now: 1)
     var sequence: UInt64 = 0

@@ -4,8 +4,8 @@ import FeedCore
 import TestFixtures
 import Testing
 
-/// The session machine: cards wait for their history row, swipes ride with the next row,
-/// undo brings cards back in order, settings follow the rules, failures are kept.
+/// The session machine: cards show at once (their rows written after), swipes ride with the
+/// next row, undo brings cards back in order, settings follow the rules, failures are kept.
 @Suite struct SessionTests {
   let a = Fixtures.prepared(Fixtures.asciiCard, width: 80, height: 24)
   let b = Fixtures.prepared(Fixtures.cjkCard, width: 80, height: 24)
@@ -25,14 +25,14 @@ import Testing
     func take() -> FeedItem { cards.isEmpty ? .loading : .card(cards.removeFirst()) }
   }
 
-  /// Takes the next card and commits its row as number `index`.
+  /// Takes the next card, shown at once, and commits its row as number `index`.
   private func show(
     _ session: inout Session, _ feed: FakeFeed, index: Int, now: Double = 10
   ) -> (item: FeedItem, position: Int) {
-    #expect(session.next(now: now, feed: feed.take).item == .loading)
+    let shown = session.next(now: now, feed: feed.take)
     let writes = session.takeWrites()
     session.committed(writes.last!.sequence, indices: [index])
-    return session.next(now: now, feed: feed.take)
+    return shown
   }
 
   /// A session that showed `a` (#0), swiped it right and shows `b` (#1).
@@ -45,22 +45,28 @@ import Testing
     return (session, feed)
   }
 
-  @Test func aCardIsShownOnlyOnceItsRowCommits() {
-    var session = session()
-    let feed = FakeFeed([a])
-    #expect(session.next(now: 5, feed: feed.take).item == .loading)
-    #expect(session.next(now: 5, feed: feed.take).item == .loading)
-    let writes = session.takeWrites()
+  /// The card shows at once under the number its row will get; until the row commits, the
+  /// session knows it by a provisional number, which later changes may name.
+  @Test func aCardIsShownAtOnceUnderTheNumberItsRowWillGet() {
+    var session = Session(
+      window: UndoWindow(configuration: UndoConfiguration()), nextIndex: 41)
+    let feed = FakeFeed([a, b])
+    let shown = session.next(now: 5, feed: feed.take)
+    #expect(shown.item == .card(a) && shown.position == 41)
+    #expect(session.current?.position == -1)
     #expect(
-      writes == [
+      session.takeWrites() == [
         Session.Write(
           change: StateChange(shown: [ShownRecord(a.card, shownAt: 5)], time: 5), sequence: 1)
       ])
     session.committed(1, indices: [41])
-    let shown = session.next(now: 6, feed: feed.take)
-    #expect(shown.item == .card(a))
-    #expect(shown.position == 41)
     #expect(session.current?.position == 41)
+    // Another process wrote two rows before the next one: the commit says so.
+    session.swipe(a, .right)
+    #expect(session.next(now: 6, feed: feed.take).position == 42)
+    session.committed(2, indices: [44])
+    #expect(session.current?.position == 44)
+    #expect(session.number(44) == 44)
   }
 
   @Test func aSwipeIsWrittenWithTheNextCardsRow() {
@@ -69,7 +75,7 @@ import Testing
     _ = show(&session, feed, index: 3)
     session.swipe(a, .right)
     #expect(session.takeWrites().isEmpty)
-    #expect(session.next(now: 20, feed: feed.take).item == .loading)
+    #expect(session.next(now: 20, feed: feed.take).item == .card(b))
     let tombstone = Tombstone(
       historyIndex: 3, cardID: a.card.id, type: a.card.type, direction: .right)
     #expect(
@@ -172,7 +178,7 @@ import Testing
     #expect(session.takeWrites().map(\.change.returning) == [ReturnQueue()])
     feed.cards = [c]
     session.swipe(a, .left)
-    #expect(session.next(now: 41, feed: feed.take).item == .loading)  // c, not b
+    #expect(session.next(now: 41, feed: feed.take).item == .card(c))  // not b
   }
 
   /// A source's replacement keeps the swipes whose cards it still has
@@ -198,21 +204,25 @@ import Testing
     #expect(session.takeWrites().isEmpty)
   }
 
-  @Test func aCardWhoseRowIsBeingWrittenComesAfterTheUndoneCard() {
+  @Test func aCardWhoseRowIsBeingWrittenWaitsBehindTheUndoneCard() {
     var session = session()
     let feed = FakeFeed([a, b])
     _ = show(&session, feed, index: 0)
     session.swipe(a, .right)
-    #expect(session.next(now: 50, feed: feed.take).item == .loading)  // b's row is being written
+    let shown = session.next(now: 50, feed: feed.take)  // b's row is being written
+    #expect(shown.item == .card(b) && shown.position == 1)
     #expect(session.undo(now: 51) { _ in a } == .restored(ShownCard(prepared: a, position: 0)))
     let writes = session.takeWrites()
+    // `b` waits to come back, unlisted, named by its provisional number until its row is in.
+    #expect(writes.map(\.change.returning) == [nil, ReturnQueue(waiting: [-2])])
+    let numbered = writes[1].change.resolvingProvisional { $0 == -2 ? 1 : nil }
+    #expect(numbered.returning == ReturnQueue(waiting: [1]))
     session.committed(writes[0].sequence, indices: [1])
-    // Numbered, `b` joins the cards waiting to come back: unlisted until it is shown.
-    #expect(session.takeWrites().map(\.change.returning) == [ReturnQueue(waiting: [1])])
     session.swipe(a, .up)
     let next = session.next(now: 52, feed: feed.take)
     #expect(next.item == .card(b))
     #expect(next.position == 1)
+    #expect(session.current?.position == 1)
   }
 
   @Test func quittingLeavesTheCardOnScreenThenTheWaitingOnesToComeBackFirst() {
@@ -247,12 +257,12 @@ import Testing
   @Test func aFailedWriteIsReportedUntilOneSucceeds() {
     var session = session()
     let feed = FakeFeed([a])
-    _ = session.next(now: 1, feed: feed.take)
+    let shown = session.next(now: 1, feed: feed.take)
+    #expect(shown.item == .card(a) && shown.position == 0)
     session.failed(reason: "disk I/O error")
     #expect(session.saveProblem?.contains("disk I/O error") == true)
-    // The card waiting for its row is shown at once, under a provisional number.
-    let shown = session.next(now: 2, feed: feed.take)
-    #expect(shown.item == .card(a) && shown.position == -1)
+    // The card whose row could not be written is shown unsaved (its provisional number).
+    #expect(session.number(session.current!.position) == -1)
     session.committed(1, indices: [0])
     #expect(session.saveProblem == nil)
     #expect(session.current?.position == 0)

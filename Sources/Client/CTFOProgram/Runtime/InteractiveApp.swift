@@ -104,7 +104,7 @@ final class InteractiveApp {
   }
 
   /// The user pressed a key or used the mouse: commits already reported reach the session
-  /// first, so that the card they wait for shows now.
+  /// first, so that the key acts on the history numbers they gave.
   private func userActed() -> [AppMachine.Action] {
     Courtesy.userActed()
     let reports = services.takeReports()

@@ -45,14 +45,15 @@ final class LiveServices: AppServices {
   }
 
   /// The session the last run left: its cards to come back, those whose type is off now or
-  /// gone from the decks left out.
+  /// gone from the decks left out; new cards are shown under the numbers their rows will get.
   func session(window: UndoWindow, returning: [HistoryEntry]) -> Session {
-    guard !returning.isEmpty else { return Session(window: window) }
+    let next = (try? launch.state.nextIndex()) ?? 0
+    guard !returning.isEmpty else { return Session(window: window, nextIndex: next) }
     let enabled = enabledTypes()
     let cards = returning.filter { enabled.contains($0.type) }.compactMap { entry in
       prepared(id: entry.cardID).map { ShownCard(prepared: $0, position: entry.index) }
     }
-    return Session(window: window, returning: cards)
+    return Session(window: window, returning: cards, nextIndex: next)
   }
 
   func takeReports() -> [WriterReport] { reports.take() }

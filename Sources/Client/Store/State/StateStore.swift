@@ -109,9 +109,8 @@ public struct StateStore: Sendable {
   /// The commit does not wait for the disk: a power cut in the next moments may forget that
   /// these cards were printed, and a later `ctfo next` may then print one again, which is
   /// all the row is for. Waiting was an `fdatasync` and a sync of the folder
-  /// (DECISIONS.md, "What may be lost to a power cut commits without an fsync"). A crash of
-  /// the process loses nothing, and the next durable commit (a swipe in the app) makes these
-  /// rows durable with it.
+  /// (DECISIONS.md, "A swipe never waits for its commit"). A crash of
+  /// the process loses nothing, and the next checkpoint makes these rows durable.
   public func appendShown(_ cards: [Card], time: Double) throws -> [HistoryEntry] {
     let shown = cards.map { ShownRecord($0, shownAt: time) }
     let change = StateChange(shown: shown, time: 0)
@@ -247,9 +246,23 @@ public struct StateStore: Sendable {
 
   /// Writes `change` in one transaction (`BEGIN IMMEDIATE`), or in the caller's. Returns the
   /// history indices its shown cards got, in order: one past the newest row at commit time.
+  ///
+  /// The commit does not wait for the disk (`synchronous = NORMAL`): in WAL mode a commit
+  /// survives a kill of the process; only a power cut may take the last ones (DECISIONS.md,
+  /// "A swipe never waits for its commit").
   @discardableResult
   public func apply(_ change: StateChange) throws -> [Int] {
-    try database.write { db in try writeRows(of: change, db) }
+    try database.writeWithoutWaitingForTheDisk { db in try writeRows(of: change, db) }
+  }
+
+  /// The number the next history row gets: one past the newest (rows are numbered from 0
+  /// without gaps and never deleted), the number the app shows a card under before its row
+  /// commits.
+  public func nextIndex() throws -> Int {
+    try database.read { db in
+      let next = try db.rows("SELECT COALESCE(MAX(idx) + 1, 0) FROM history") { $0.integer(0) }
+      return Int(next.first ?? 0)
+    }
   }
 
   /// The rows of `change`, in the caller's transaction.

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// `enqueue` returns at once with the change's sequence number (1, 2, ...); after the
 /// change commits, `onCommitted` is called with it and the history indices its shown cards
-/// got, on the writer's thread. The app writes its wake-up pipe there and draws the next card
-/// only once that card's history row is committed (its index is then known, for the swipe's
-/// tombstone), so a SIGKILL never loses a card that was on screen.
+/// got, on the writer's thread. The app gives it a swipe's change once the frame showing the
+/// next card is drawn, and writes its wake-up pipe on the commit, which tells it the row's
+/// number (DECISIONS.md, "A swipe never waits for its commit").
 ///
 /// A change that fails (disk full, the lock held by another process past the busy timeout)
 /// is not lost: it stays first in the queue, `onFailed` is called once, and the writer

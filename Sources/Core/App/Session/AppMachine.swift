@@ -8,15 +8,16 @@ import CardPreparation
 /// Pure, like `AppState`: an action and the time come in, effects come out. The screens'
 /// work on the feed and the store (a swipe, the next card, an undo) is done here, on the
 /// session; what needs the outside world comes out as an `Effect` for the runner, whose
-/// answer comes back as an `Action`. A swipe is a key in and a write out (the feed's next
-/// card taken on the way), then the writer's report in, with which the next card shows.
+/// answer comes back as an `Action`. A swipe is a key in and the next card on screen (the
+/// feed's, taken on the way), then, once that frame is drawn, a write out; the writer's
+/// report changes nothing on screen but, when another process wrote rows meanwhile, the
+/// card's number.
 ///
 ///     var machine = AppMachine(screen: AppState(width: 80, height: 24), session: session)
 ///     machine.start(now: t)                          // [.app(.loadTypes), ..., .takeFromFeed]
-///     machine.reduce(.fed(.card(card)), now: t)      // the card waits for its history row
+///     machine.reduce(.fed(.card(card)), now: t)      // the card shows, as #42 (row 41)
 ///     machine.reduce(.frameDrawn, now: t)            // [.write(Session.Write(...))]
 ///     machine.reduce(.written([.committed(1, indices: [41])]), now: t)  // its row is in
-///     machine.reduce(.app(.wake), now: t)            // the card shows, numbered 41
 public struct AppMachine: Sendable {
   /// What comes in: the screens' actions, and the answers to the machine's own effects.
   public enum Action: Sendable, Hashable {
@@ -326,7 +327,19 @@ public struct AppMachine: Sendable {
       }
     }
     if committed { out.append(.deliverAnalytics) }
-    return out + reduceScreen(.saveProblem(session.saveProblem), now: now)
+    return out + reduceScreen(.saveProblem(session.saveProblem), now: now) + renumber(now: now)
+  }
+
+  /// The card on screen under the number the session has for it now, when it showed another:
+  /// its row got another number than expected (another process wrote rows meanwhile), or it
+  /// was shown unsaved and its row is in, or a write failed and it is unsaved now.
+  private mutating func renumber(now: Double) -> [Effect] {
+    guard case .card(let shown) = screen.feed, let current = session.current,
+      current.prepared.card.id == shown.prepared.card.id
+    else { return [] }
+    let number = session.number(current.position)
+    guard number != shown.position else { return [] }
+    return reduceScreen(.dealt(.card(shown.prepared), position: number), now: now)
   }
 
   /// The session's writes, for the writer; the reactions each makes final are kept for the

@@ -1,23 +1,25 @@
 import CardPreparation
 import FeedCore
 
-/// The app's side of the feed and the store, as a value: which card is on screen, which card
-/// waits for its history row to commit, which cards an undo pushed back, the swipe effects
-/// held for the next write, and the writes not yet handed to the writer.
+/// The app's side of the feed and the store, as a value: which card is on screen, which cards
+/// an undo pushed back, the swipe effects held for the next write, and the writes not yet
+/// handed to the writer.
 ///
 /// Pure: the feed is a closure, time is passed in, and writes come out as numbered
 /// `Session.Write`s that `AppMachine` hands to the store's writer once the frame is drawn. The
 /// writer's reports come back through `committed` and `failed`.
 ///
-/// A card taken from the feed is not shown until the transaction holding its history row has
-/// committed (with the reaction of the swipe that led to it), so a crash never loses a card that
-/// was on screen. The store numbers the row; the card is shown with that number.
+/// A card taken from the feed is shown at once, in the frame that answers the key; its
+/// history row (with the reaction of the swipe that led to it) is written after that frame.
+/// The store numbers the row, one past the newest; until it commits, the card is known here
+/// by a provisional number (`-sequence`, which the writer resolves in later changes) and
+/// shown under the number its row is expected to get, corrected by the commit when another
+/// process wrote rows meanwhile.
 ///
-///     var session = Session(window: window)
-///     var item = session.next(now: t) { feed.takeNext() }  // .loading: its row is being written
+///     var session = Session(window: window, nextIndex: 41)
+///     var item = session.next(now: t) { feed.takeNext() }  // .card(...), shown as 41
 ///     for write in session.takeWrites() { writer.enqueue(write.change) }
-///     session.committed(1, indices: [41])
-///     item = session.next(now: t) { feed.takeNext() }  // .card(...), position 41
+///     session.committed(1, indices: [41])                  // its row is in, numbered 41
 public struct Session: Sendable {
   /// A change for the writer and the sequence number it commits under (1, 2, ...).
   public struct Write: Sendable, Hashable {
@@ -30,23 +32,16 @@ public struct Session: Sendable {
     }
   }
 
-  /// A card taken from the feed, waiting for its history row.
-  private struct Pending: Sendable {
-    var card: PreparedCard
-    var sequence: UInt64
-    /// The row's number, once committed.
-    var position: Int?
-    /// An undo came before the card was shown: it waits behind the cards brought back.
-    var pushedBack = false
-  }
-
   public private(set) var window: UndoWindow
   /// The card on screen, once handed over.
   public private(set) var current: ShownCard?
   /// Why the last write failed, until a write succeeds; the writer keeps the change and tries
   /// it again, so nothing is lost, and the user is told meanwhile.
   public private(set) var saveProblem: String?
-  private var pending: Pending?
+  /// The number the store is expected to give the next history row: one past the newest.
+  private var nextIndex: Int
+  /// The numbers the rows not yet committed are expected to get, by provisional number.
+  private var expected: [Int: Int] = [:]
   /// Cards an undo pushed back: shown again, newest first, before any new card.
   private var returned: [ShownCard] = []
   /// The undo effects of the last swipe, written with the next card's history row.
@@ -59,15 +54,17 @@ public struct Session: Sendable {
   /// A session over `window`; `returning` are the cards the last run left to come back
   /// (`StateStore.returning()`, those still in the decks), first to return first. Given, they
   /// are stored again as found, so cards that left the decks leave the queue too.
-  public init(window: UndoWindow, returning: [ShownCard]? = nil) {
+  /// `nextIndex` is the number the store gives its next history row (`StateStore.nextIndex()`).
+  public init(window: UndoWindow, returning: [ShownCard]? = nil, nextIndex: Int = 0) {
     self.window = window
+    self.nextIndex = nextIndex
     guard let returning else { return }
     self.returned = returning.reversed()
     enqueue(StateChange(returning: queue(onScreen: nil), time: 0))
   }
 
-  /// The next card to show and its history index (0 unless `.card`): a card an undo pushed
-  /// back, else the card whose row committed, else one from `feed`. `.loading` while a card's history row is being written.
+  /// The next card to show and the number to show it under (0 unless `.card`): a card an
+  /// undo pushed back, else one from `feed`, shown at once; its row is written after.
   public mutating func next(
     now: Double, feed: () -> FeedItem
   ) -> (item: FeedItem, position: Int) {
@@ -79,14 +76,6 @@ public struct Session: Sendable {
       heldEvents = []
       return hand(card)
     }
-    if let pending {
-      // While the disk refuses writes, the card is shown before its row is written, known by
-      // a provisional number until then: the feed goes on, and the writer keeps the rows.
-      guard let position = pending.position ?? (saveProblem == nil ? nil : -Int(pending.sequence))
-      else { return (.loading, 0) }
-      self.pending = nil
-      return hand(ShownCard(prepared: pending.card, position: position))
-    }
     let item = feed()
     guard case .card(let card) = item else {
       flushHeld(now: now)
@@ -97,14 +86,21 @@ public struct Session: Sendable {
       StateChange(effects: held, shown: [shown], events: heldEvents, time: now))
     held = []
     heldEvents = []
-    if saveProblem != nil { return hand(ShownCard(prepared: card, position: -Int(sequence))) }
-    pending = Pending(card: card, sequence: sequence)
-    return (.loading, 0)
+    expected[-Int(sequence)] = nextIndex
+    nextIndex += 1
+    return hand(ShownCard(prepared: card, position: -Int(sequence)))
   }
 
-  /// Whether `next` has a card of its own to give, or waits for one's row, without the feed:
-  /// a card an undo pushed back, or one taken from the feed and not yet shown.
-  public var dealsWithoutFeed: Bool { !returned.isEmpty || pending != nil }
+  /// Whether `next` has a card of its own to give without the feed: one an undo pushed back.
+  public var dealsWithoutFeed: Bool { !returned.isEmpty }
+
+  /// The number to show for a card at history position `position`: its row's number, or
+  /// while its row is being written the number it is expected to get; while writes fail, the
+  /// provisional number (negative: the footer says the card is unsaved).
+  public func number(_ position: Int) -> Int {
+    guard position < 0, saveProblem == nil else { return position }
+    return expected[position] ?? position
+  }
 
   /// The card on screen was swiped: its tombstone enters the undo window, and the effects (and
   /// `events`, its focus) are held to be written with the next card's history row.
@@ -133,9 +129,8 @@ public struct Session: Sendable {
 
   /// Undoes the newest swipe in the window when its card still exists (`card`, nil when its
   /// source removed it: then the swipe becomes final and the user is told); the card comes
-  /// back on screen; the card that was there, and a card whose row is being
-  /// written, wait to come back after it, unlisted in the history meanwhile. Nil when nothing
-  /// can be undone.
+  /// back on screen; the card that was there waits to come back after it, unlisted in the
+  /// history meanwhile.
   public mutating func undo(
     now: Double, events: [AnalyticsEvent] = [], card: (String) -> PreparedCard?
   ) -> UndoOutcome {
@@ -149,42 +144,36 @@ public struct Session: Sendable {
     guard case .restore(let tombstone) = effects.first else { return .nothing }
     flushHeld(now: now)
     if let current { returned.append(current) }
-    pushBackPending()
     enqueue(
       StateChange(
         effects: effects, returning: queue(onScreen: nil), events: events + [Self.undoEvent(tombstone)],
         time: now))
-    let restored = ShownCard(prepared: back, position: tombstone.historyIndex)
-    current = restored
-    return .restored(restored)
+    current = ShownCard(prepared: back, position: tombstone.historyIndex)
+    return .restored(ShownCard(prepared: back, position: number(tombstone.historyIndex)))
   }
 
-  /// Live sources removed these cards: those waiting to come back leave the queue,
-  /// and the card taken from the feed but not yet shown is dropped (the feed deals another).
-  /// The card on screen stays until it is swiped.
+  /// Live sources removed these cards: those waiting to come back leave the queue. The card
+  /// on screen stays until it is swiped.
   public mutating func remove(ids: Set<String>) {
     guard !ids.isEmpty else { return }
     let waiting = returned
     returned.removeAll { ids.contains($0.prepared.card.id) }
-    if let pending, ids.contains(pending.card.card.id) { self.pending = nil }
     if returned != waiting { enqueue(StateChange(returning: queue(onScreen: nil), time: 0)) }
   }
 
-  /// Whether the card is on screen, waiting to come back, or taken and not yet shown: the
-  /// cards a live change must reach.
+  /// Whether the card is on screen or waiting to come back: the cards a live change must
+  /// reach.
   public func holds(_ id: String) -> Bool {
-    current?.prepared.card.id == id || pending?.card.card.id == id
-      || returned.contains { $0.prepared.card.id == id }
+    current?.prepared.card.id == id || returned.contains { $0.prepared.card.id == id }
   }
 
-  /// Live sources changed these cards: the copies waiting to come back, and the one taken
-  /// but not yet shown, take the new data (`prepared` lays a card out for the screen).
+  /// Live sources changed these cards: the copies on screen and waiting to come back take the
+  /// new data (`prepared` lays a card out for the screen).
   public mutating func update(_ cards: [Card], prepared: (Card) -> PreparedCard) {
     let byID = Dictionary(cards.map { ($0.id, $0) }) { _, last in last }
     for i in returned.indices {
       if let card = byID[returned[i].prepared.card.id] { returned[i].prepared = prepared(card) }
     }
-    if let id = pending?.card.card.id, let card = byID[id] { pending?.card = prepared(card) }
     if let id = current?.prepared.card.id, let card = byID[id] { current?.prepared = prepared(card) }
   }
 
@@ -193,18 +182,6 @@ public struct Session: Sendable {
   public mutating func sourceReplaced(now: Double, stillThere: (String) -> Bool) {
     held += window.sourceReplaced { stillThere($0.cardID) }
     flushHeld(now: now)
-  }
-
-  /// The card taken from the feed, not yet shown, comes after every card brought back; once
-  /// its row is numbered it joins them, so the history does not list it before it is shown.
-  private mutating func pushBackPending() {
-    guard let pending else { return }
-    guard let position = pending.position else {
-      self.pending?.pushedBack = true
-      return
-    }
-    returned.insert(ShownCard(prepared: pending.card, position: position), at: 0)
-    self.pending = nil
   }
 
   /// The cards waiting to come back, first to return first, after the card `onScreen`.
@@ -246,16 +223,17 @@ public struct Session: Sendable {
   }
 
   /// The writer committed the change `sequence`; `indices` are the history numbers it gave
-  /// the change's cards.
+  /// the change's cards. A number other than the one expected (another process wrote rows
+  /// meanwhile) moves the numbers expected after it as far.
   public mutating func committed(_ sequence: UInt64, indices: [Int]) {
     saveProblem = nil
-    if let index = indices.first { resolve(-Int(sequence), to: index) }
-    guard let index = indices.first, pending?.sequence == sequence else { return }
-    pending?.position = index
-    if pending?.pushedBack == true {
-      pushBackPending()
-      enqueue(StateChange(returning: queue(onScreen: nil), time: 0))
+    guard let index = indices.first else { return }
+    if let guess = expected.removeValue(forKey: -Int(sequence)), guess != index {
+      for key in expected.keys { expected[key]! += index - guess }
+      nextIndex += index - guess
     }
+    nextIndex = max(nextIndex, index + indices.count)
+    resolve(-Int(sequence), to: index)
   }
 
   /// The writer could not write a change (it keeps it, and the ones after it, and tries again).
@@ -268,7 +246,6 @@ public struct Session: Sendable {
   /// quit).
   public mutating func close(now: Double, events: [AnalyticsEvent] = []) {
     flushHeld(now: now)
-    pushBackPending()
     enqueue(StateChange(returning: queue(onScreen: current), events: events, time: now))
   }
 
@@ -305,7 +282,7 @@ public struct Session: Sendable {
 
   private mutating func hand(_ card: ShownCard) -> (item: FeedItem, position: Int) {
     current = card
-    return (.card(card.prepared), card.position)
+    return (.card(card.prepared), number(card.position))
   }
 
   /// Writes the last swipe's effects on their own when no new card comes with them.
