@@ -16,6 +16,13 @@ Prints one line per figure:
 --stream RATE pipes RATE card updates a second into `ctfo --deck -` and prints key-to-frame
 during the stream, the app's CPU, its memory before and after, and the rate reached.
 
+--no-motion-swipes N --bare PROGRAM: N swipes of `ctfo --no-motion` on a deck of its own, each
+timed from the key to the next card's text (title and body) on screen, told by a small
+terminal model fed the output as it was read, not by the first byte; beside them, in turns of
+100, N keys to PROGRAM (bench/bare-repaint.c: a bare ncurses full repaint), timed to its page's
+text the same way. Also counts the swipes that drew the "Loading…" placeholder, with the ready
+queue full (each swipe waits --swipe-pause ms after the last frame; goal 0).
+
 Uses CTFO_HOME from the environment when set, otherwise a temporary directory. Python 3
 standard library only.
 """
@@ -72,6 +79,10 @@ def parse_arguments():
     parser.add_argument("--stream-cards", type=int, default=2000)
     parser.add_argument("--stream-seconds", type=float, default=10.0,
                         help="how long the stream runs after the first second")
+    parser.add_argument("--no-motion-swipes", type=int, default=0,
+                        help="instead of the usual figures: swipes of `ctfo --no-motion` timed to"
+                        " the next card's text, beside as many keys to --bare")
+    parser.add_argument("--bare", help="the bare ncurses full repaint (bench/bare-repaint.c)")
     return parser.parse_args()
 
 
@@ -105,6 +116,174 @@ except (BrokenPipeError, KeyboardInterrupt):
     pass
 sys.stderr.write("%d %f\n" % (n, time.perf_counter() - start))
 """
+
+
+class Screen:
+    """The text a terminal shows, from what ncurses writes for TERM=xterm-256color: cursor
+    moves, erases, inserts and deletes, scrolling regions, repeats and auto-margins; colours
+    and modes are ignored. Enough to tell when a text is on screen."""
+
+    TOKENS = re.compile(
+        r"(\x1b\[[0-?]*[ -/]*[@-~])|(\x1b\][^\x07\x1b]*(?:\x07|\x1b\\))|(\x1b[()*+#%].)"
+        r"|(\x1b[^\[\]()*+#%])|([\x00-\x1a\x1c-\x1f\x7f])|([^\x00-\x1f\x7f]+)")
+    # An escape sequence cut at the end of a read waits for the next.
+    PARTIAL = re.compile(r"\x1b(\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[()*+#%])?$")
+
+    def __init__(self, columns=80, lines=24):
+        self.columns, self.lines = columns, lines
+        self.rows = [[" "] * columns for _ in range(lines)]
+        self.x = self.y = 0
+        self.top, self.bottom = 0, lines - 1
+        self.wrap = False
+        self.saved = (0, 0)
+        self.last = " "
+        self.pending = ""
+        self.decoder = __import__("codecs").getincrementaldecoder("utf-8")("replace")
+
+    def text(self):
+        return ["".join(row) for row in self.rows]
+
+    def shows(self, *texts):
+        rows = self.text()
+        return all(any(t in row for row in rows) for t in texts)
+
+    def feed(self, data):
+        text = self.pending + self.decoder.decode(data)
+        cut = self.PARTIAL.search(text)
+        self.pending, text = (text[cut.start():], text[:cut.start()]) if cut else ("", text)
+        for match in self.TOKENS.finditer(text):
+            csi, _, _, esc, control, printable = match.groups()
+            if printable:
+                self.put(printable)
+            elif csi:
+                self.csi(csi)
+            elif control:
+                self.control(control)
+            elif esc:
+                self.escape(esc[1])
+
+    def put(self, text):
+        for char in text:
+            if self.wrap:
+                self.x, self.wrap = 0, False
+                self.index()
+            self.rows[self.y][self.x] = char
+            self.last = char
+            if self.x == self.columns - 1:
+                self.wrap = True
+            else:
+                self.x += 1
+
+    def index(self):
+        if self.y == self.bottom:
+            self.scroll(1)
+        elif self.y < self.lines - 1:
+            self.y += 1
+
+    def scroll(self, n):
+        """Up by n lines inside the region (down when n < 0)."""
+        region = self.rows[self.top:self.bottom + 1]
+        blank = [[" "] * self.columns for _ in range(min(abs(n), len(region)))]
+        region = region[n:] + blank if n > 0 else blank + region[:n]
+        self.rows[self.top:self.bottom + 1] = region[:self.bottom + 1 - self.top]
+
+    def control(self, char):
+        if char == "\r":
+            self.x, self.wrap = 0, False
+        elif char == "\n":
+            self.wrap = False
+            self.index()
+        elif char == "\b":
+            self.x, self.wrap = max(0, self.x - 1), False
+        elif char == "\t":
+            self.x = min(self.columns - 1, (self.x // 8 + 1) * 8)
+
+    def escape(self, char):
+        if char == "7":
+            self.saved = (self.x, self.y)
+        elif char == "8":
+            (self.x, self.y), self.wrap = self.saved, False
+        elif char == "D":
+            self.index()
+        elif char == "E":
+            self.x = 0
+            self.index()
+        elif char == "M":
+            if self.y == self.top:
+                self.scroll(-1)
+            elif self.y > 0:
+                self.y -= 1
+        elif char == "c":
+            self.__init__(self.columns, self.lines)
+
+    def csi(self, sequence):
+        final, body = sequence[-1], sequence[2:-1]
+        if body.startswith("?") or body.startswith(">") or final in "mhlnpqt":
+            return
+        numbers = [int(p) if p.isdigit() else 0 for p in body.split(";")] if body else []
+        n = numbers[0] if numbers and numbers[0] else 1
+        erase = numbers[0] if numbers else 0
+        row = self.rows[self.y]
+        self.wrap = False
+        if final in "Hf":
+            self.y = min(self.lines, max(1, numbers[0] if numbers and numbers[0] else 1)) - 1
+            column = numbers[1] if len(numbers) > 1 and numbers[1] else 1
+            self.x = min(self.columns, column) - 1
+        elif final == "A":
+            self.y = max(0, self.y - n)
+        elif final in "Be":
+            self.y = min(self.lines - 1, self.y + n)
+        elif final in "Ca":
+            self.x = min(self.columns - 1, self.x + n)
+        elif final == "D":
+            self.x = max(0, self.x - n)
+        elif final in "G`":
+            self.x = min(self.columns, n) - 1
+        elif final == "d":
+            self.y = min(self.lines, n) - 1
+        elif final == "K":
+            start, end = {0: (self.x, self.columns), 1: (0, self.x + 1)}.get(erase, (0, self.columns))
+            row[start:end] = [" "] * (end - start)
+        elif final == "J":
+            if erase == 0:
+                row[self.x:] = [" "] * (self.columns - self.x)
+                lines = range(self.y + 1, self.lines)
+            elif erase == 1:
+                row[:self.x + 1] = [" "] * (self.x + 1)
+                lines = range(0, self.y)
+            else:
+                lines = range(self.lines)
+            for y in lines:
+                self.rows[y] = [" "] * self.columns
+        elif final == "X":
+            end = min(self.columns, self.x + n)
+            row[self.x:end] = [" "] * (end - self.x)
+        elif final == "@":
+            row[self.x:self.x] = [" "] * n
+            del row[self.columns:]
+        elif final == "P":
+            del row[self.x:self.x + n]
+            row.extend([" "] * (self.columns - len(row)))
+        elif final in "LM" and self.top <= self.y <= self.bottom:
+            top = self.top
+            self.top = self.y
+            self.scroll(-n if final == "L" else n)
+            self.top = top
+            self.x = 0
+        elif final == "S":
+            self.scroll(n)
+        elif final == "T":
+            self.scroll(-n)
+        elif final == "b":
+            self.put(self.last * n)
+        elif final == "r":
+            self.top = (numbers[0] if numbers and numbers[0] else 1) - 1
+            self.bottom = (numbers[1] if len(numbers) > 1 and numbers[1] else self.lines) - 1
+            self.x = self.y = 0
+        elif final == "s":
+            self.saved = (self.x, self.y)
+        elif final == "u":
+            self.x, self.y = self.saved
 
 
 def rss_kb(pid):
@@ -333,6 +512,151 @@ def stream_once(args, argv, env, markers, rate):
                         else "signal %d" % os.WTERMSIG(status)))
 
 
+NO_MOTION_WORDS = ("amber basil cedar delta ember fjord gable harbor iris jasper kestrel lagoon"
+                   " meadow nectar orchid pebble quartz raven sorrel thistle umber velvet willow"
+                   " yarrow zephyr").split()
+
+
+def no_motion_deck(path, count=600):
+    """A deck of `count` cards, each with a title and a one-line body no other card has."""
+    with open(path, "w", encoding="utf-8") as deck:
+        deck.write('{"deck":"bench","types":{"alpha":{"label":"Alpha"},"beta":{"label":"Beta"},'
+                   '"gamma":{"label":"Gamma"}}}\n')
+        cards = {}
+        for i in range(count):
+            words = [NO_MOTION_WORDS[(i * 7 + k * 5) % len(NO_MOTION_WORDS)] for k in range(3)]
+            title = "Card %04d %s" % (i, words[0])
+            body = "Body %04d: %s and %s, one line of a card." % (i, words[1], words[2])
+            cards[title] = body
+            deck.write(json.dumps({"id": "c%04d" % i, "type": ("alpha", "beta", "gamma")[i % 3],
+                                   "title": title, "body": body}) + "\n")
+    return cards
+
+
+def timed_key(terminal, gap):
+    """Sends Right and reads until the output pauses for `gap` ms; returns the time the key
+    was sent and each read with its time. The reads are fed to a screen model only after the
+    pause: a model fed while reading would delay the reads after it."""
+    sent = time.perf_counter()
+    os.write(terminal.fd, RIGHT)
+    reads = []
+    deadline = sent + 2.0
+    while True:
+        data = terminal.read(gap / 1000 if reads else deadline - time.perf_counter())
+        if not data:
+            break
+        reads.append((time.perf_counter(), data))
+    if not reads:
+        raise TimeoutError("no frame within 2 s of a key")
+    return sent, reads
+
+
+def to_text(terminal, sent, reads, screen, shows):
+    """Seconds from `sent` to the first read after which `shows(rows)` holds (None if none
+    does within 2 s), and whether the placeholder was on screen after any read; the reads go
+    to `screen` in order, and when they do not show it, the reads after them (a frame later
+    than the pause that ended the reads, on a busy machine)."""
+    found, placeholder = None, False
+    for at, data in reads:
+        screen.feed(data)
+        rows = screen.text()
+        placeholder = placeholder or any("Loading" in row for row in rows)
+        if found is None and shows(rows):
+            found = at - sent
+    while found is None and time.perf_counter() < sent + 2.0:
+        data = terminal.read(sent + 2.0 - time.perf_counter())
+        at = time.perf_counter()
+        screen.feed(data)
+        rows = screen.text()
+        placeholder = placeholder or any("Loading" in row for row in rows)
+        if shows(rows):
+            found = at - sent
+    return found, placeholder
+
+
+def settle(terminal, screen, seconds, until=None):
+    """Feeds `screen` what the process writes for `seconds` (first until `until(rows)` holds,
+    for at most 10 s)."""
+    deadline = time.perf_counter() + 10
+    while until is not None and not until(screen.text()):
+        if time.perf_counter() > deadline:
+            raise TimeoutError("nothing shown; last output: %r" % terminal.text[-300:])
+        screen.feed(terminal.read(deadline - time.perf_counter()))
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        screen.feed(terminal.read(deadline - time.perf_counter()))
+
+
+CARD_TITLE = re.compile(r"Card \d{4} [a-z]+")
+
+
+def no_motion(args, env, binary):
+    """Swipes of `ctfo --no-motion` timed to the next card's text, beside a bare ncurses full
+    repaint timed to its page's text, in turns of 100; and the swipes that drew the
+    placeholder."""
+    if not args.bare:
+        sys.exit("pty_bench: --no-motion-swipes needs --bare")
+    pause = (args.swipe_pause or 20.0) / 1000
+    folder = tempfile.mkdtemp(prefix="ctfo-pty-no-motion-")
+    swipes, repaints, placeholders, unseen = [], [], 0, 0
+    try:
+        deck = os.path.join(folder, "deck.jsonl")
+        cards = no_motion_deck(deck)
+        env = dict(env, CTFO_HOME=os.path.join(folder, "home"), CTFO_BUNDLED_DECKS="")
+        app = Terminal([binary, "--no-motion", "--no-analytics", "--deck", deck], env)
+        bare = Terminal([os.path.abspath(args.bare)], env)
+        app_screen, bare_screen = Screen(), Screen()
+        try:
+            settle(app, app_screen, 0.5, lambda rows: any(CARD_TITLE.search(r) for r in rows))
+            settle(bare, bare_screen, 0.5, lambda rows: any(" Page 00000 " in r for r in rows))
+            page = 0
+
+            def card_on(rows, other_than=None):
+                for row in rows:
+                    for title in CARD_TITLE.findall(row):
+                        if title != other_than and title in cards and any(
+                                cards[title] in r for r in rows):
+                            return title
+                return None
+
+            for turn in range(0, args.no_motion_swipes, 100):
+                count = min(100, args.no_motion_swipes - turn)
+                for _ in range(count):
+                    page += 1
+                    sent, reads = timed_key(bare, args.gap)
+                    title, body = " Page %05d title " % page, " Body of page %05d," % page
+                    took, _ = to_text(bare, sent, reads, bare_screen, lambda rows: any(
+                        title in r for r in rows) and any(body in r for r in rows))
+                    if took is None:
+                        raise TimeoutError("the bare repaint did not show page %d" % page)
+                    repaints.append(took)
+                    settle(bare, bare_screen, pause)
+                for _ in range(count):
+                    before = card_on(app_screen.text())
+                    sent, reads = timed_key(app, args.gap)
+                    took, drew = to_text(app, sent, reads, app_screen, lambda rows: card_on(
+                        rows, other_than=before) is not None)
+                    placeholders += drew or b"Loading" in b"".join(d for _, d in reads)
+                    if took is None:
+                        unseen += 1
+                    else:
+                        swipes.append(took)
+                    settle(app, app_screen, pause)
+        finally:
+            app.quit()
+            bare.quit()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print(summary("no-motion swipe key-to-next-card-text", swipes))
+    print(summary("bare ncurses full repaint key-to-text", repaints))
+    print("ratio of the medians: %.2fx (goal <= 1.2x); of the p95s: %.2fx" % (
+        statistics.median(swipes) / statistics.median(repaints),
+        percentile(swipes, 0.95) / percentile(repaints, 0.95)))
+    print("placeholder frames in %d swipes with the ready queue full: %d (goal 0)%s" % (
+        args.no_motion_swipes, placeholders,
+        "; %d swipes showed no new card within 2 s" % unseen if unseen else ""))
+
+
 def main():
     args = parse_arguments()
     binary = os.path.abspath(args.binary)
@@ -351,6 +675,9 @@ def main():
     argv = [binary] + (["--deck", os.path.abspath(args.deck)] if args.deck else [])
     if args.stream:
         stream(args, argv, env, markers)
+        return
+    if args.no_motion_swipes:
+        no_motion(args, env, binary)
         return
     if args.early_swipes:
         if not args.template_home:

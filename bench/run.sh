@@ -91,6 +91,11 @@ CTFO_HOME=$work/pty-offline python3 bench/pty_bench.py "$ctfo" --launches 5 | se
 echo "the same while a pipe brings 10,000 card updates a second (issue 16: ctfo --deck -;"
 echo "goals: swipe key-to-frame p99 unchanged, memory flat)"
 python3 bench/pty_bench.py "$ctfo" --stream 10000 --swipes 300 | sed 's/^/stream: /'
+echo "== no-motion swipes: key to the next card's text on screen (not the first byte), beside a bare"
+echo "ncurses full repaint in the same run (goals: <= 1.2x its median; 0 placeholder frames in 1,000"
+echo "swipes with the ready queue full)"
+cc -O2 -o "$work/bare-repaint" bench/bare-repaint.c -lncursesw
+python3 bench/pty_bench.py "$ctfo" --no-motion-swipes 1000 --bare "$work/bare-repaint"
 
 echo "== server: ctfo-server on loopback with a 10,000-card deck"
 server_scratch=${SERVER_SCRATCH:-.build/server}
