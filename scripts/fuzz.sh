@@ -2,7 +2,7 @@
 # Builds `ctfo-fuzz` with libFuzzer and AddressSanitizer, then runs each harness for
 # FUZZ_SECONDS (default 60) on its seed corpus in Tests/Fuzz/Corpus. Usage:
 #   scripts/fuzz.sh [HARNESS...]
-# (decks text config keys mouse answers pulls sessions when none is named).
+# (decks text config keys mouse answers pulls sessions deadlines when none is named).
 # New inputs go to .build/fuzz/corpus/HARNESS (kept between runs), crashes to
 # .build/fuzz/crashes. Exits 1 when any harness crashed, leaked, hung or ran out of memory.
 set -euo pipefail
@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(decks text config keys mouse answers pulls sessions)
+[ ${#harnesses[@]} -gt 0 ] ||
+  harnesses=(decks text config keys mouse answers pulls sessions deadlines)
 scratch=.build/fuzz
 mkdir -p "$scratch"
 # The linker warns about every ASan symbol it cannot export: the log is shown only on failure.

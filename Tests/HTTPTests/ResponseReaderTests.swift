@@ -63,9 +63,11 @@ struct ResponseReaderTests {
   /// The search for a head's end stays right when the buffer is compacted
   /// under it (a stale index once ended such a flood in "the header line ''").
   @Test func aFloodOfInterimResponsesEndsInTheAnswer() throws {
+    // As many interim answers as are taken, each long enough that the buffer is compacted.
+    let hint =
+      "HTTP/1.1 103 Early Hints\r\nLink: <" + String(repeating: "a", count: 4000) + ">\r\n\r\n"
     let text =
-      String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 20_000)
-      + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+      String(repeating: hint, count: 32) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
     for size in [999, 16 * 1024, 100_000] {
       let answer = try read(text, sizes: Array(repeating: size, count: 1_000))
       #expect(answer.status == 200 && answer.body == Array("ok".utf8), "pieces of \(size)")

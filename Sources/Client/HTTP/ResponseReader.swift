@@ -4,31 +4,66 @@ protocol ByteSource {
   mutating func read(limit: Int) throws(HTTPError) -> [UInt8]
 }
 
+/// When an exchange must be over, by a clock that is the system's or a test's.
+struct Deadline {
+  let instant: ContinuousClock.Instant
+  let now: () -> ContinuousClock.Instant
+
+  init(_ instant: ContinuousClock.Instant, now: @escaping () -> ContinuousClock.Instant = { .now })
+  {
+    self.instant = instant
+    self.now = now
+  }
+
+  /// No deadline: the reader stops only at its limits.
+  static var none: Deadline { Deadline(.now + .seconds(86_400 * 365 * 100)) }
+
+  /// Throws `.timedOut` once the deadline has passed.
+  func check() throws(HTTPError) {
+    if now() >= instant { throw .timedOut }
+  }
+}
+
 /// Reads one HTTP/1.1 response (RFC 9112) from a byte source, with limits on the head and
 /// the body: a `Content-Length` body, a chunked one, or one that ends when the connection does.
-/// Interim (1xx) responses are skipped.
+/// Interim (1xx) responses are skipped, up to `Limits.interim` of them.
+///
+/// The whole exchange has one deadline, checked before every read and between inflation steps:
+/// a server that never stops sending (interim answers, one-byte chunks) cannot hold the reader
+/// past it, as a socket's wait for data alone would not see it while data keeps coming.
 struct ResponseReader<Source: ByteSource> {
   /// The limits on what is read.
   struct Limits {
     var head = 64 * 1024
     var body = 64 * 1024 * 1024
+    /// The most interim (1xx) answers taken before the final one.
+    var interim = 32
   }
 
   private var source: Source
   private let limits: Limits
+  private let deadline: Deadline
   private var buffer: [UInt8] = []
   private var start = 0
 
-  init(_ source: Source, limits: Limits = Limits()) {
+  init(_ source: Source, limits: Limits = Limits(), deadline: Deadline = .none) {
     self.source = source
     self.limits = limits
+    self.deadline = deadline
   }
 
   /// The response to a request made with `method`.
   mutating func response(method: String) throws(HTTPError) -> HTTPResponse {
+    var interim = 0
     while true {
       var response = try head()
-      if (100..<200).contains(response.status) && response.status != 101 { continue }
+      if (100..<200).contains(response.status) && response.status != 101 {
+        interim += 1
+        guard interim <= limits.interim else {
+          throw .malformed("more than \(limits.interim) interim (1xx) answers")
+        }
+        continue
+      }
       if method == "HEAD" || response.status == 204 || response.status == 304
         || (100..<200).contains(response.status)
       {
@@ -53,7 +88,7 @@ struct ResponseReader<Source: ByteSource> {
     guard codings == ["gzip"] || codings == ["x-gzip"] else {
       throw .malformed("the content coding '\(codings.joined(separator: ", "))'")
     }
-    response.body = try Gzip.inflate(response.body, limit: limits.body)
+    response.body = try Gzip.inflate(response.body, limit: limits.body, deadline: deadline)
     response.headers.removeAll { isCoding($0) || $0.name.lowercased() == "content-length" }
   }
 
@@ -190,6 +225,7 @@ struct ResponseReader<Source: ByteSource> {
       buffer.removeFirst(start)
       start = 0
     }
+    try deadline.check()
     let more = try source.read(limit: min(max(wanted, 16 * 1024), 256 * 1024))
     buffer += more
     return !more.isEmpty

@@ -54,7 +54,9 @@ public struct HTTPTransport: Sendable {
     }
     var limits = ResponseReader<ConnectionBytes>.Limits()
     limits.body = bodyLimit
-    var reader = ResponseReader(ConnectionBytes(stream: stream, deadline: deadline), limits: limits)
+    var reader = ResponseReader(
+      ConnectionBytes(stream: stream, deadline: deadline), limits: limits,
+      deadline: Deadline(deadline))
     return try reader.response(method: request.method)
   }
 }

@@ -9,6 +9,7 @@ import CFuzzDriver  // Its `main`, for a build without libFuzzer.
 ///     CTFO_FUZZ=decks .build/fuzz/debug/ctfo-fuzz -max_total_time=60 Tests/Fuzz/Corpus/decks
 enum Harness: String {
   case decks, text, config, keys, mouse, answers, pulls, sessions
+  case deadlines
 
   /// Runs the harness on one input; a broken invariant traps.
   func run(_ bytes: UnsafeRawBufferPointer) {
@@ -21,6 +22,7 @@ enum Harness: String {
     case .answers: AnswerHarness.run(bytes)
     case .pulls: PullHarness.run(bytes)
     case .sessions: SessionHarness.run(bytes)
+    case .deadlines: DeadlineHarness.run(bytes)
     }
   }
 }
@@ -31,7 +33,8 @@ let chosen: Harness = {
     let harness = Harness(rawValue: name)
   else {
     var message =
-      "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys, mouse, answers, pulls or sessions\n"
+      "ctfo-fuzz: set CTFO_FUZZ to decks, text, config, keys, mouse, answers, pulls, sessions or "
+      + "deadlines\n"
     message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(2)
   }
