@@ -66,6 +66,25 @@ struct GzipTests {
     }
   }
 
+  /// RFC 1952 allows members one after the other: the body is their texts joined, within the
+  /// same limit for all of them.
+  @Test func aBodyOfSeveralMembersIsTheirTextsJoined() throws {
+    let first = try Self.gzip("printf '%s' 'first member, '")
+    let second = try Self.gzip("printf '%s' 'second member'")
+    let joined = first + second + first
+    let text = "first member, second memberfirst member, "
+    #expect(try read(Self.answer(joined)).body == Array(text.utf8))
+    #expect(
+      try read(Self.answer(joined), sizes: Array(repeating: 5, count: 100)).body
+        == Array(text.utf8))
+    #expect(throws: HTTPError.tooLarge(limit: text.utf8.count - 1)) {
+      try read(Self.answer(joined), body: text.utf8.count - 1)
+    }
+    #expect {
+      try read(Self.answer(first + Array(second.dropLast(3))))
+    } throws: { "\($0)".contains("gzip") }
+  }
+
   @Test func aCorruptOrCutGzipBodyIsAnError() throws {
     let packed = try Self.gzip("printf '%s' 'some text that is long enough to be worth a body'")
     var flipped = packed

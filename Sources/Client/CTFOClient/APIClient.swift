@@ -77,11 +77,17 @@ public struct APIClient: Sendable {
     return pull
   }
 
-  /// A card whole, for a card a pull sent without its body.
+  /// A card whole, for a card a pull sent without its body. Its answer is read, and inflated,
+  /// up to `cardAnswerLimit` only: past it, the card could not be kept anyway.
   public func card(
     id: String, session: inout ServerSession, deadline: ContinuousClock.Instant
   ) throws(APIError) -> Wire.Card {
-    let answer = try authorized(
+    let limited = APIClient(
+      transport: HTTPTransport(
+        endpoint: transport.endpoint, authorities: transport.authorities,
+        bodyLimit: min(transport.bodyLimit, Self.cardAnswerLimit)),
+      device: device, now: now)
+    let answer = try limited.authorized(
       HTTPRequest(path: "/v1/cards/\(Self.pathSegment(id))"), session: &session,
       deadline: deadline)
     let card = try Self.decode(Wire.Card.self, answer)
@@ -90,6 +96,10 @@ public struct APIClient: Sendable {
     }
     return card
   }
+
+  /// The largest answer read for one card: a card's text is kept up to 1 MiB (a deck line's
+  /// limit), and its JSON may escape some of it and carries its other fields beside it.
+  public static let cardAnswerLimit = 2 << 20
 
   /// Authenticates this install: a new token, distinct id and clock offset in `session`.
   public func authenticate(
