@@ -1,5 +1,5 @@
-import SQL
 import CTFOWire
+import SQL
 
 /// The `server_session` row (id 1): the server, the install, the token, the clock offset, the
 /// pulls' cache keys, and how the last pull went.
@@ -72,7 +72,9 @@ enum SessionTable {
   static func status(_ db: Connection) throws -> ServerStore.Status {
     var status = ServerStore.Status()
     let rows = try db.rows(
-      "SELECT server, last_pull_at, last_problem, user_status, install_id FROM server_session "
+      // A status an earlier version kept whole is read capped.
+      "SELECT server, last_pull_at, last_problem, "
+        + "substr(user_status, 1, \(UserTable.statusLimit)), install_id FROM server_session "
         + "WHERE id = 1"
     ) { row in
       (row.text(0), row.isNull(1) ? nil : row.integer(1), row.text(2), row.text(3), row.text(4))
