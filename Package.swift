@@ -160,6 +160,8 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Mustache", package: "swift-mustache"),
       ], path: "Sources/Server/CTFOServer"),

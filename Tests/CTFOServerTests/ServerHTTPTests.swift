@@ -130,6 +130,48 @@ import Testing
     #expect(store.revisionsAsked.withLock { $0 } == 1)
   }
 
+  /// A client that sends `Expect: 100-continue` is told to go on once it is known, then
+  /// answered; one without a valid token is answered `401` at once, its body never asked for.
+  @Test func expectContinueIsAnswered() async throws {
+    let server = try await Server()
+    defer { Task { await server.stop() } }
+    let token = try await server.token("i1")
+    let request = Server.events(3, token: token)
+    let cut = try #require(request.range(of: "\r\n\r\n"))
+    let head = String(request[..<cut.lowerBound]) + "\r\nExpect: 100-continue\r\n\r\n"
+    let connection = try RawConnection(port: server.port)
+    connection.send(head)
+    let interim = try await onThread { connection.answer(within: 5) }
+    #expect(interim?.status == 100, "\(String(describing: interim))")
+    connection.send(String(request[cut.upperBound...]))
+    let final = try await onThread { connection.answer(within: 5) }
+    #expect(final?.status == 200, "\(String(describing: final))")
+
+    let stranger = try RawConnection(port: server.port)
+    stranger.send(
+      Server.head(
+        "POST", "/v1/events", length: 1_000_000,
+        headers: ["Authorization: Bearer nope", "Expect: 100-continue"]))
+    let refused = try await onThread { stranger.answer(within: 5) }
+    #expect(refused?.status == 401, "\(String(describing: refused))")
+  }
+
+  /// An HTTP/1.0 request is answered in HTTP/1.0 and its connection closed, on the pull lane
+  /// and through the router alike.
+  @Test(arguments: ["/v1/pull", "/healthz"]) func http10IsAnsweredIn10AndClosed(_ path: String)
+    async throws
+  {
+    let server = try await Server()
+    defer { Task { await server.stop() } }
+    let token = try await server.token("i1")
+    let connection = try RawConnection(port: server.port)
+    connection.send(
+      raw(["GET \(path) HTTP/1.0", "Host: 127.0.0.1", "Authorization: Bearer \(token)"]))
+    let answer = try await onThread { connection.answer(within: 5) }
+    #expect(answer?.head.hasPrefix("HTTP/1.0 200") == true, "\(String(describing: answer))")
+    #expect(try await onThread { connection.isClosedByServer(within: 5) })
+  }
+
   /// A store that cannot be opened says where it is.
   @Test func aStoreThatCannotBeOpenedNamesItsPath() throws {
     let path = "/nonexistent-ctfo-folder-\(UUID().uuidString)/server.sqlite"

@@ -136,23 +136,26 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
       self.make = make
     }
 
+    // The event goes on before the installer leaves: a context removed passes nothing on.
     func channelActive(context: ChannelHandlerContext) {
-      install(context)
+      let installed = install(context)
       context.fireChannelActive()
+      if installed { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-      install(context)
+      let installed = install(context)
       context.fireChannelRead(data)
+      if installed { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 
-    private func install(_ context: ChannelHandlerContext) {
+    private func install(_ context: ChannelHandlerContext) -> Bool {
       let pipeline = context.pipeline.syncOperations
       guard let state = try? pipeline.handler(type: HTTPConnectionStateHandler.self) else {
-        return
+        return false
       }
       try? pipeline.addHandler(make(), position: .after(state))
-      pipeline.removeHandler(context: context, promise: nil)
+      return true
     }
   }
 }

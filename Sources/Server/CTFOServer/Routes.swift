@@ -194,7 +194,9 @@ public enum Routes {
     let metrics = settings.metrics
     return .http1(
       configuration: .init(
-        additionalChannelHandlers: [SmallReads(), ConnectionCount(gauge: open)]
+        additionalChannelHandlers: [
+          SmallReads(), ConnectionCount(gauge: open), HTTP10Answers.Installer(),
+        ]
           + (lane.map { lane in
             [
               PullLane.Installer {
