@@ -51,7 +51,7 @@ import Testing
   }
 
   /// `ctfo next` records its cards with a commit that does not wait for the disk; the
-  /// writer's own commits (a swipe's) go on waiting for it, alone or in a transaction.
+  /// connection's other commits (a deck sync's) go on waiting for it, alone or in a transaction.
   @Test func theWritersOtherCommitsStillWaitForTheDisk() throws {
     let home = try TestHome()
     let card = Card(id: "a1", type: "fact", body: "B")
