@@ -33,7 +33,7 @@ import Testing
   }
 
   /// A machine showing `a` as history row 41, started at 0 and dealt at 1, its writes
-  /// committed (1: AppStart, 2: a's row).
+  /// committed (1: AppStart, 2: a's row), drawn on screen.
   private func showingA(limit: Int = 5, hooks: Bool = false) -> AppMachine {
     var machine = machine(limit: limit, hooks: hooks)
     #expect(machine.start(now: 1).last == .takeFromFeed)
@@ -42,6 +42,7 @@ import Testing
     _ = machine.reduce(
       .written([.committed(1, indices: []), .committed(2, indices: [41])]), now: 2)
     _ = machine.reduce(.app(.wake), now: 2)
+    #expect(machine.reduce(.frameDrawn, now: 2) == [])
     return machine
   }
 
@@ -101,16 +102,16 @@ import Testing
     #expect(machine.screen.saveProblem == nil)
   }
 
-  @Test func aSwipeTypedOnThePlaceholderActsOnceTheCardShows() {
+  @Test func aSwipeTypedBeforeTheFirstFrameActsOnceTheCardIsDrawn() {
     var machine = machine()
     _ = machine.start(now: 1)
     _ = machine.reduce(.fed(.card(a)), now: 1)
-    _ = writes(&machine, now: 1)
-    #expect(machine.reduce(.app(.key(.left)), now: 1.5) == [])
+    #expect(machine.reduce(.app(.key(.left)), now: 1) == [])
     #expect(machine.screen.typedAhead == [.left])
-    _ = machine.reduce(.written([.committed(1, indices: []), .committed(2, indices: [7])]), now: 2)
-    // The card shows, and the swipe typed ahead takes it at once.
-    #expect(machine.reduce(.app(.wake), now: 2) == [.takeFromFeed])
+    #expect(machine.session.window.tombstones.isEmpty)
+    // The card is dealt at once; the swipe typed ahead takes it once a frame has shown it
+    // (the frame's writes go out first).
+    #expect(machine.reduce(.frameDrawn, now: 2).last == .takeFromFeed)
     #expect(machine.screen.typedAhead.isEmpty)
     #expect(machine.session.window.tombstones.map(\.cardID) == [a.card.id])
   }

@@ -67,6 +67,7 @@ import Testing
     let card = Fixtures.prepared(Fixtures.asciiCard, width: 80, height: 24)
     var state = AppState(width: 80, height: 24, keys: keys)
     _ = state.reduce(.dealt(.card(card), position: 0))
+    _ = state.reduce(.drawn)
     #expect(state.reduce(.key(.character("l"))) == [])
     #expect(state.reduce(.key(.character("q"))) == [])
     #expect(state.reduce(.key(.character("x"))) == [.quit])

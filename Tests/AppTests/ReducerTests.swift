@@ -53,6 +53,7 @@ import Testing
     #expect(state.slide?.direction == direction)
   }
 
+  /// Before the first frame: the key was typed before the placeholder showed.
   @Test func aSwipeOnThePlaceholderWaitsForTheCard() {
     var state = AppState(width: 80, height: 24)
     #expect(state.reduce(.key(.right)) == [])
@@ -77,6 +78,7 @@ import Testing
     var state = showing
     _ = state.reduce(.key(.right))
     _ = state.reduce(.dealt(.card(next), position: 8))
+    _ = state.reduce(.drawn)
     #expect(state.reduce(.key(.up)) == [.swipe(next, .up), .takeNext])
     #expect(state.slide?.card.position == 8)
   }
@@ -242,6 +244,7 @@ import Testing
     _ = state.reduce(.key(.left))
     _ = state.reduce(.dealt(.card(next), position: 8))
     _ = state.reduce(.undone(ShownCard(prepared: card, position: 7)))
+    _ = state.reduce(.drawn)
     #expect(state == showing)
   }
 

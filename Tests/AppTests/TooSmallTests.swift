@@ -81,6 +81,8 @@ import Testing
     var state = Self.tooSmall(.feed)
     #expect(state.reduce(.key(.right)) == [])
     _ = state.reduce(.resized(width: 80, height: 24))
+    // The card shows once a frame has drawn it at the new size.
+    _ = state.reduce(.drawn)
     let card = try #require(state.shownCard).prepared
     #expect(state.reduce(.key(.right)) == [.swipe(card, .right), .takeNext])
   }

@@ -95,7 +95,7 @@ public enum Fixtures {
       ReadingStats.TypeLine(type: "tip", label: "Tip", seenThisRound: 0, cards: 30),
     ])
 
-  /// A state showing `card` on the feed at position 7.
+  /// A state showing `card` on the feed at position 7, drawn on screen.
   public static func showing(
     _ card: Card, width: Int = 80, height: Int = 24, mark: TruncationMark = .ellipsis,
     motion: Motion = .full, clipboard: Bool = true, ascii: Bool = false
@@ -106,6 +106,7 @@ public enum Fixtures {
     state.types = types
     state.feed = .card(
       ShownCard(prepared: prepared(card, width: width, height: height), position: 7))
+    _ = state.reduce(.drawn)
     return state
   }
 }

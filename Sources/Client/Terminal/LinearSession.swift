@@ -38,7 +38,9 @@ public final class LinearSession {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
-    tcsetattr(input, TCSAFLUSH, &raw)
+    // Not TCSAFLUSH: keys typed before the app started (a screen-reader user types ahead)
+    // are read, not discarded.
+    tcsetattr(input, TCSANOW, &raw)
   }
 
   /// Writes `lines`, each ended by a newline.

@@ -42,8 +42,15 @@ final class InteractiveApp {
   /// `launched` are the undo effects the launch wrote (the reactions it made final).
   func run(launched: [UndoEffect]) {
     perform(machine.start(launched: launched, now: now))
-    draw()
-    while true {
+    // Keys typed before the app started are read before its first frame: they were not
+    // pressed on its placeholder, so they wait for the first card instead of being refused.
+    for action in session.events(wakeFD: wakeFD, milliseconds: 0).flatMap(actions)
+    where !quitting {
+      dispatch(action)
+    }
+    // A `q` typed ahead quits before a frame, or when a frame lets the keys before it act.
+    if !quitting { draw() }
+    while !quitting {
       for action in nextActions() where !quitting { dispatch(action) }
       if quitting { break }
       draw()
@@ -190,8 +197,12 @@ final class InteractiveApp {
     }
   }
 
+  /// Draws the machine's state; again while keys typed ahead wait only for a frame to show
+  /// the card they act on (each card they swipe is on screen first).
   private func draw() {
-    session.show(machine)
-    perform(machine.reduce(.frameDrawn, now: now))
+    repeat {
+      session.show(machine)
+      perform(machine.reduce(.frameDrawn, now: now))
+    } while machine.screen.waitsForAFrame && !quitting
   }
 }

@@ -132,14 +132,6 @@ public struct AppMachine: Sendable {
   public mutating func reduce(_ action: Action, now: Double) -> [Effect] {
     switch action {
     case .app(let action):
-      if case .cardOpened(let card?) = action {
-        record(
-          [
-            AnalyticsEvent(
-              "CardOpened",
-              ["card_id": .string(card.card.id), "card_type": .string(card.card.type)])
-          ], now: now)
-      }
       return reduceScreen(action, now: now)
     case .fed(let item):
       return deal(session.next(now: now) { item }, now: now)
@@ -160,7 +152,8 @@ public struct AppMachine: Sendable {
     case .written(let reports):
       return written(reports, now: now)
     case .frameDrawn:
-      return handOver(now: now)
+      // The screen learns its card was seen: keys typed ahead for it act now.
+      return handOver(now: now) + reduceScreen(.drawn, now: now)
     case .live(let news):
       session.remove(ids: news.removed)
       let byID = Dictionary(news.updated.map { ($0.card.id, $0) }) { _, last in last }
@@ -194,7 +187,18 @@ public struct AppMachine: Sendable {
   /// Reduces a screen action and does the work its effects ask for.
   private mutating func reduceScreen(_ action: AppAction, now: Double) -> [Effect] {
     guard !closing else { return [] }
-    return perform(screen.reduce(action), now: now)
+    let wasOpen = if case .fullCard = screen.mode { true } else { false }
+    let effects = screen.reduce(action)
+    // A card's whole view opened, from the feed (a key, a click) or from the history.
+    if !wasOpen, case .fullCard(let view) = screen.mode {
+      let card = view.card.card
+      record(
+        [
+          AnalyticsEvent(
+            "CardOpened", ["card_id": .string(card.id), "card_type": .string(card.type)])
+        ], now: now)
+    }
+    return perform(effects, now: now)
   }
 
   /// The screens' effects in order: those on the session are done here, the others go out.

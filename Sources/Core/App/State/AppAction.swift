@@ -15,6 +15,8 @@ public enum AppAction: Sendable, Hashable {
   case saveProblem(String?)
   /// The next frame of the slide-out is due.
   case frame
+  /// A frame showing the state as it is is on screen: keys typed ahead for its card act now.
+  case drawn
   /// SIGTERM, SIGHUP or SIGINT.
   case terminate
   /// The result of `.takeNext`: the item, and the history index it got if it is a card.

@@ -3,10 +3,15 @@ import FeedCore
 
 extension AppState {
   /// A key press: Ctrl-C quits; under the minimum size no other key but `q` and `?` acts. A
-  /// key that must wait its turn is typed ahead; any other is handled now.
+  /// swipe on the placeholder once it is on screen swipes nothing and says so; a key that
+  /// must wait its turn is typed ahead; any other is handled now.
   mutating func press(_ key: Key) -> [AppEffect] {
     if key == .control("c") { return [.quit] }
     guard actsAtThisSize(key) else { return [] }
+    if isShowingPlaceholder, swipeDirection(key) != nil {
+      message = Self.nothingToSwipe
+      return []
+    }
     guard !waitsItsTurn(key) else {
       typedAhead.append(key)
       return []
@@ -14,21 +19,44 @@ extension AppState {
     return handle(key)
   }
 
-  /// True when `key` must wait: keys typed ahead are waiting, or it is a swipe and the
-  /// placeholder stands for the card it will swipe. While saving fails, `q` quits at once: the
-  /// card the keys wait for comes only once its history row is saved.
+  /// What the hint line says when a swipe comes while the placeholder is on screen: no card
+  /// was seen, so no reaction is recorded.
+  public static let nothingToSwipe = "Nothing swiped: the next card is still loading"
+
+  /// True when `key` must wait: keys typed ahead are waiting, or it is a swipe and the card it
+  /// would swipe has not been drawn yet (it comes after a swipe read with it, or before the
+  /// app's first frame). While saving fails, `q` quits at once: the card the keys wait for
+  /// comes only once its history row is saved.
   private func waitsItsTurn(_ key: Key) -> Bool {
     if keys.action(for: key) == .quit && saveProblem != nil { return false }
     return !typedAhead.isEmpty || (isWaitingForCard && swipeDirection(key) != nil)
   }
 
-  /// True while the feed screen shows the placeholder: the next card is on its way.
-  private var isWaitingForCard: Bool { mode == .feed && feed == .loading }
+  /// True while the feed screen has no drawn card for a swipe: the placeholder stands for the
+  /// next card, or the card dealt has not been on screen yet.
+  private var isWaitingForCard: Bool {
+    guard mode == .feed else { return false }
+    switch feed {
+    case .loading: return true
+    case .card: return !feedDrawn
+    case .unavailable: return false
+    }
+  }
+
+  /// True while a frame shows the placeholder on the feed screen.
+  private var isShowingPlaceholder: Bool { mode == .feed && feed == .loading && feedDrawn }
+
+  /// True when keys typed ahead wait only for a frame to show the card dealt: the run loop
+  /// draws one at once rather than wait for the next event.
+  public var waitsForAFrame: Bool {
+    guard !typedAhead.isEmpty, mode == .feed, case .card = feed else { return false }
+    return !feedDrawn
+  }
 
   /// Handles keys typed ahead, oldest first, until one asks for work whose result comes back
-  /// as an action (which replays the rest) or the placeholder shows again. Work that reports
-  /// nothing (`r`'s pull, a dismissal) is gathered and the replay goes on: nothing would
-  /// replay the keys after it.
+  /// as an action (which replays the rest) or the card they wait for is not drawn yet. Work
+  /// that reports nothing (`r`'s pull, a dismissal) is gathered and the replay goes on:
+  /// nothing would replay the keys after it.
   mutating func replayTypedAhead() -> [AppEffect] {
     var gathered: [AppEffect] = []
     while !typedAhead.isEmpty && !isWaitingForCard {
@@ -98,8 +126,7 @@ extension AppState {
   }
 
   /// Swipes the card on screen: it slides out (unless motion is `none`) while the next one is
-  /// taken. Does nothing when no card can come (`.unavailable`); a swipe on the placeholder
-  /// waits in `typedAhead`.
+  /// taken. Does nothing when no card can come (`.unavailable`) or none is shown.
   mutating func swipe(
     _ direction: SwipeDirection, from start: (dx: Int, dy: Int) = (0, 0)
   ) -> [AppEffect] {

@@ -13,7 +13,13 @@ public struct AppState: Sendable, Hashable {
 
   public var width: Int
   public var height: Int
-  public var feed: FeedDisplay = .loading
+  public var feed: FeedDisplay = .loading {
+    didSet { if !feed.isSameItem(as: oldValue) { feedDrawn = false } }
+  }
+  /// Whether a frame has shown what `feed` holds (`.drawn`): a swipe acts only on a card that
+  /// was on screen, and one on the placeholder once it showed swipes nothing. The card laid
+  /// out again or renumbered is the card seen.
+  public private(set) var feedDrawn = false
   public var mode: AppMode = .feed
   public var slide: SlideOut?
   /// The left mouse button while it is held down (a drag of the card, a click).
@@ -24,8 +30,8 @@ public struct AppState: Sendable, Hashable {
   public var saveProblem: String?
   /// Every known type by name: labels and colours.
   public var types: [String: CardType] = [:]
-  /// Keys typed while the placeholder stood for the next card, oldest first: they act, in
-  /// order, once it is on screen.
+  /// Keys typed before the card they act on was drawn (after a swipe, or before the app's
+  /// first frame), oldest first: they act, in order, once a frame has shown it.
   public var typedAhead: [Key] = []
   /// What ends text cut to fit a line ("…", or "..." where "…" may be drawn two cells wide);
   /// decided once at launch from the environment.
@@ -81,6 +87,9 @@ public struct AppState: Sendable, Hashable {
     case .wake: return mode == .feed ? fetchIfIdle() : []
     case .saveProblem(let problem): saveProblem = problem
     case .frame: advanceSlide()
+    case .drawn:
+      // Under the minimum size the frame showed no card.
+      if mode == .feed && Geometry.fits(width: width, height: height) { feedDrawn = true }
     case .terminate: return [.quit]
     case .dealt(let item, let position): deal(item, position: position)
     case .undone(let card): undone(card)
@@ -121,6 +130,7 @@ public struct AppState: Sendable, Hashable {
     switch item {
     case .card(let card):
       feed = .card(ShownCard(prepared: fitted(card), position: position))
+      if message == Self.nothingToSwipe { message = nil }
     case .loading: feed = .loading
     case .unavailable(let reason): feed = .unavailable(reason)
     }
@@ -171,6 +181,8 @@ public struct AppState: Sendable, Hashable {
 
   private mutating func resize(width w: Int, height h: Int) -> [AppEffect] {
     let old = Geometry.textArea(width: width, height: height)
+    // A card the "too small" message hid has not been seen yet.
+    if !Geometry.fits(width: width, height: height) { feedDrawn = false }
     (width, height) = (w, h)
     if case .card(var card) = feed {
       card.prepared = relaidOut(card.prepared)
@@ -199,5 +211,18 @@ public struct AppState: Sendable, Hashable {
       title: card.card.title, body: card.card.body, width: area.width, height: area.height,
       mark: mark)
     return card
+  }
+}
+
+extension FeedDisplay {
+  /// Whether `other` shows the same thing: the same card (however laid out or numbered), the
+  /// placeholder, or the same reason nothing can be shown.
+  fileprivate func isSameItem(as other: FeedDisplay) -> Bool {
+    switch (self, other) {
+    case (.loading, .loading): true
+    case (.card(let a), .card(let b)): a.prepared.card.id == b.prepared.card.id
+    case (.unavailable(let a), .unavailable(let b)): a == b
+    default: false
+    }
   }
 }

@@ -31,7 +31,7 @@ public enum AppScreen {
     HintBar.draw(
       hints(state), message: state.message ?? state.dragHint ?? state.saveProblem,
       mark: onFeed ? state.server.mark : nil, status: onFeed ? state.server.shownStatus : nil,
-      into: &grid, palette: palette)
+      cut: state.mark, into: &grid, palette: palette)
   }
 
   /// The key of the hint-bar item drawn at `column`, `row` of `state`'s screen: what a click

@@ -39,17 +39,20 @@ enum HintBar {
     var mark: (column: Int, text: String)?
   }
 
-  /// Draws the hints, or the message; `mark` ("offline") goes quietly at the right end, and
-  /// the user's `status` (untrusted, cut to `statusWidth`) left of it, each when there is room
-  /// for it beside the essential hints.
+  /// Draws the hints, or the message (ended by `cut` when it does not fit); `mark`
+  /// ("offline") goes quietly at the right end, and the user's `status` (untrusted, cut to
+  /// `statusWidth`) left of it, each when there is room for it beside the essential hints.
   static func draw(
     _ hints: Hints, message: String?, mark: String? = nil, status: String? = nil,
-    into grid: inout CellGrid, palette: Palette
+    cut: TruncationMark = .ellipsis, into grid: inout CellGrid, palette: Palette
   ) {
     let row = grid.height - 1
     grid.clear(row: row, column: 0, width: grid.width, height: 1)
     if let message {
-      grid.draw(" " + Untrusted.line(message) + " ", row: row, column: 0, style: palette.message)
+      let end = grid.drawClipped(
+        " " + Untrusted.line(message), row: row, column: 0, style: palette.message,
+        limit: grid.width - 1, mark: cut)
+      grid.draw(" ", row: row, column: end, style: palette.message)
       return
     }
     let placed = place(hints, mark: mark, status: status, width: grid.width)
