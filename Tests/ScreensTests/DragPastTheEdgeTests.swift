@@ -61,9 +61,9 @@ import Testing
       }
       _ = draw(state)
       if state.mode != .feed { _ = state.reduce(.key(.escape)) }
-      if case .card = state.feed {} else {
-        state.feed = Fixtures.showing(Fixtures.asciiCard, width: state.width, height: state.height)
-          .feed
+      if state.cardFrame == nil, state.mode == .feed {
+        let again = Fixtures.showing(Fixtures.asciiCard, width: state.width, height: state.height)
+        state.feed = again.feed
       }
     }
   }

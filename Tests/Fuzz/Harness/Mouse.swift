@@ -8,8 +8,9 @@ import Screens
 
 /// Mouse reports and keys as the terminal sends them, through the session's decoding
 /// (`KeyDecoder`, `KeySequences`, `TerminalSession.coalesced`) into the app's reducer, the
-/// screen drawn after every action, as the run loop draws it. The first two bytes give the
-/// screen's size; each later byte is a character as `wget_wch` returns it, except 0, which
+/// screen drawn after every report, resize and slide-out frame, and once at the end (a key
+/// moves no place on it; drawing after each only slowed the fuzzer). The first two bytes give
+/// the screen's size; each later byte is a character as `wget_wch` returns it, except 0, which
 /// makes the next byte a function key (`KEY_MOUSE` puts an SGR report's start, `KEY_RESIZE`
 /// gives the screen another size). A card is always on the feed.
 ///
@@ -34,7 +35,7 @@ enum MouseHarness {
 
   static func run(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count >= 2 else { return }
-    var size = (width: 20 + Int(bytes[0]) % 220, height: 8 + Int(bytes[1]) % 70)
+    var size = (width: 20 + Int(bytes[0]) % 140, height: 8 + Int(bytes[1]) % 50)
     var events: [InputEvent] = []
     var rest = bytes.dropFirst(2)
     while let byte = rest.popFirst() {
@@ -54,7 +55,10 @@ enum MouseHarness {
     var resizes = 0
     for event in TerminalSession.coalesced(KeySequences.folded(events)) {
       switch event {
-      case .key(let key): _ = state.reduce(.key(key))
+      case .key(let key):
+        _ = state.reduce(.key(key))
+        show(&state)
+        continue
       case .mouse(let report):
         precondition(report.column >= 0 && report.row >= 0, "a report off the screen: \(report)")
         // A press on the hint bar is its key, as the run loop makes it.
@@ -73,7 +77,7 @@ enum MouseHarness {
         }
       case .resize:
         resizes += 1
-        size = (20 + resizes * 37 % 220, 8 + resizes * 13 % 70)
+        size = (20 + resizes * 37 % 140, 8 + resizes * 13 % 50)
         _ = state.reduce(.resized(width: size.width, height: size.height))
       case .wake, .resumed, .terminate: continue
       }
@@ -85,6 +89,7 @@ enum MouseHarness {
       }
       show(&state)
     }
+    draw(state)
   }
 
   /// The card on the feed again when a swipe or another screen took it away.
