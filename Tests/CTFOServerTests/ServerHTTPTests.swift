@@ -172,6 +172,24 @@ import Testing
     #expect(try await onThread { connection.isClosedByServer(within: 5) })
   }
 
+  /// At `debug`, a pull answered at once is logged as the router's requests are.
+  @Test func aPullAnsweredAtOnceIsLoggedAtDebug() async throws {
+    let server = try await Server()
+    defer { Task { await server.stop() } }
+    let token = try await server.token("i1")
+    let pull = Server.head("GET", "/v1/pull", headers: ["Authorization: Bearer \(token)"])
+    let first = try await server.exchange(pull)
+    let tag = try #require(first?.header("ETag"))
+    let before = server.logs.all.filter { $0.contains("/v1/pull") }.count
+    let answer = try await server.exchange(
+      Server.head(
+        "GET", "/v1/pull", headers: ["Authorization: Bearer \(token)", "If-None-Match: \(tag)"]))
+    #expect(answer?.status == 304)
+    let lines = server.logs.all.filter { $0.contains("/v1/pull") }
+    #expect(lines.count == before + 1, "\(lines)")
+    #expect(lines.last?.hasPrefix("debug Request") == true, "\(lines)")
+  }
+
   /// A store that cannot be opened says where it is.
   @Test func aStoreThatCannotBeOpenedNamesItsPath() throws {
     let path = "/nonexistent-ctfo-folder-\(UUID().uuidString)/server.sqlite"

@@ -16,6 +16,9 @@ final class ServerOnLoopback: Sendable {
   private let task: Task<Void, any Error>
 
   /// `wrap` makes the store the routes use from the SQLite one (a test's `HeldStore`).
+  /// What the server logged at `debug` and above, one line an entry.
+  let logs = LoggedLines()
+
   init(
     settings: ServerSettings = ServerSettings(),
     wrap: (SQLiteCardStore) -> any CardStore = { $0 }
@@ -29,12 +32,13 @@ final class ServerOnLoopback: Sendable {
       },
       types: [Wire.CardType(name: "news"), Wire.CardType(name: "tips")])
     let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let service = Routes.service(store: wrap(store), settings: settings, logRequests: false)
+    let logger = Logger(label: "ctfo-server") { [logs] _ in LoggedLines.Handler(lines: logs) }
+    let service = Routes.service(store: wrap(store), settings: settings, logger: logger)
     let app = Application(
       router: service.router, server: service.server,
       configuration: .init(address: .hostname("127.0.0.1", port: 0)),
       onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
-      logger: Logger(label: "ctfo-server") { _ in SwiftLogNoOpLogHandler() })
+      logger: logger)
     task = Task { try await app.runService(gracefulShutdownSignals: []) }
     port = try await within("the server to listen") {
       var iterator = ports.makeAsyncIterator()
@@ -194,5 +198,28 @@ final class HeldStore: CardStore {
   }
   func dashboard(at time: Int64, minReactions: Int) async throws -> DashboardData {
     try base.dashboard(at: time, minReactions: minReactions)
+  }
+}
+
+/// The lines a server logged at `debug` and above: level, message and metadata.
+final class LoggedLines: Sendable {
+  private let lines = Mutex<[String]>([])
+
+  var all: [String] { lines.withLock { $0 } }
+
+  struct Handler: LogHandler {
+    let lines: LoggedLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+      get { metadata[key] }
+      set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+      let text = "\(event.level) \(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })"
+      lines.lines.withLock { $0.append(text) }
+    }
   }
 }

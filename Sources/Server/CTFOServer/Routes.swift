@@ -86,11 +86,12 @@ public enum Routes {
   /// The router and the HTTP server of a ctfo-server, the pulls that need no waiting answered
   /// on the event loop (`PullLane`), unless the fault switch is on: its faults are for every
   /// request. The arguments are the router's, and the `Server` header of the answers the
-  /// lane sends (the application's `serverName`).
+  /// lane sends (the application's `serverName`), and the logger its pulls are logged to at
+  /// `debug` as the router's requests are (the application's).
   public static func service(
     store: any CardStore, settings: ServerSettings = ServerSettings(), logRequests: Bool = true,
     faults: Faults? = nil, pullCache: PullCache? = nil, serverName: String? = nil,
-    onRequest: (@Sendable (String) -> Void)? = nil
+    logger: Logger? = nil, onRequest: (@Sendable (String) -> Void)? = nil
   ) -> (router: Router<CTFOContext>, server: HTTPServerBuilder) {
     let faults = faults ?? (settings.testFaults ? Faults() : nil)
     let pulls = pullCache ?? PullCache()
@@ -104,6 +105,13 @@ public enum Routes {
         request, address: address, store: store, settings: settings, limits: limits,
         cache: pulls)
       if answer != nil, let onRequest { onRequest("/v1/pull") }
+      if answer != nil, logRequests {
+        logger?.debug(
+          "Request",
+          metadata: [
+            "hb.request.path": "/v1/pull", "hb.request.method": .string(request.method.rawValue),
+          ])
+      }
       return answer
     }
     return (router, server(settings: settings, lane: (answerer, serverName)))

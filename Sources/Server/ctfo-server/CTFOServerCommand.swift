@@ -261,7 +261,8 @@ struct Serve: AsyncParsableCommand {
     settings.trustedProxies = Set(trustedProxy)
     // A database on another machine may stop answering: its calls end by a deadline.
     let served = (store as? PostgresCardStore)?.guarded() ?? store
-    let service = Routes.service(store: served, settings: settings, serverName: "ctfo-server")
+    let service = Routes.service(
+      store: served, settings: settings, serverName: "ctfo-server", logger: logger)
     let app = Application(
       router: service.router, server: service.server,
       configuration: .init(address: .hostname(host, port: port), serverName: "ctfo-server"),
