@@ -190,6 +190,16 @@ import Testing
     #expect(lines.last?.hasPrefix("debug Request") == true, "\(lines)")
   }
 
+  /// A store whose disk is full (here: has less free than the store asks for) is not
+  /// ready, and says why; reads alone would still answer.
+  @Test func aStoreOnAFullDiskIsNotReady() async throws {
+    let folder = try TemporaryFolder("ctfo-server-store")
+    let full = try SQLiteCardStore(path: folder.path("server.sqlite"), minimumFreeBytes: .max)
+    await #expect(throws: CardStoreError.self) { try await full.answers() }
+    let roomy = try SQLiteCardStore(path: folder.path("server.sqlite"))
+    try await roomy.answers()
+  }
+
   /// A store that cannot be opened says where it is.
   @Test func aStoreThatCannotBeOpenedNamesItsPath() throws {
     let path = "/nonexistent-ctfo-folder-\(UUID().uuidString)/server.sqlite"

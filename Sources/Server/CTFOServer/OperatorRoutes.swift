@@ -53,9 +53,11 @@ enum OperatorRoutes {
 }
 
 extension CardStore {
-  /// Throws unless the store answers a query: the one every pull asks first.
+  /// Throws unless the store answers a query (the one every pull asks first) and, for a
+  /// store in a file, its disk has room for the writes requests make.
   func answers() async throws {
     _ = try await revision(install: nil, feed: .recent)
+    try (self as? SQLiteCardStore)?.checkRoom()
   }
 }
 

@@ -594,7 +594,7 @@ final class RateLimiter: Sendable {
   private let capacity: Int
   private let tables = Mutex(Tables())
 
-  init(perMinute: Int, clock: @escaping @Sendable () -> Int64, capacity: Int = 1_000_000) {
+  init(perMinute: Int, clock: @escaping @Sendable () -> Int64, capacity: Int = 200_000) {
     self.perMinute = perMinute
     self.clock = clock
     self.capacity = capacity

@@ -18,7 +18,14 @@ public final class SQLiteCardStore: CardStore {
   private let reads = PullReads()
   private let knownTokens = KnownTokens()
 
-  public init(path: String) throws {
+  /// The store's file.
+  let path: String
+  /// The free bytes its disk must have for the store to be ready (`checkRoom`).
+  let minimumFreeBytes: Int64
+
+  public init(path: String, minimumFreeBytes: Int64 = 16 << 20) throws {
+    self.path = path
+    self.minimumFreeBytes = minimumFreeBytes
     let open: @Sendable () throws -> Connection = {
       let connection = try Connection(path: path, role: .writer)
       try connection.execute(
@@ -37,6 +44,20 @@ public final class SQLiteCardStore: CardStore {
   }
 
   deinit { lane.close() }
+
+  /// Throws, saying so, when the disk holding the store has less than `minimumFreeBytes` free
+  /// for the server: a full disk fails every write, while reads still answer.
+  func checkRoom() throws {
+    let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+      .joined(separator: "/")
+    var space = statvfs()
+    guard statvfs(folder.isEmpty ? "." : folder, &space) == 0 else { return }
+    let free = Int64(space.f_bavail) * Int64(space.f_frsize)
+    guard free >= minimumFreeBytes else {
+      throw CardStoreError.unreachable(
+        store: path, reason: "its disk has \(free) bytes free (\(minimumFreeBytes) needed)")
+    }
+  }
 
   // MARK: - At once
 
