@@ -74,24 +74,27 @@ struct ServerStoreTests {
       [
         #"{"deck":"mine","types":{"word":{"label":"Word","colour":"green"}}}"#,
         #"{"id":"u1","type":"word","body":"My own card."}"#,
+        #"{"id":"u3","type":"word","body":"Mine too."}"#,
       ])
     _ = try home.index.sync(decks: [deck])
     let store = ServerStore(database: home.database)
     let session = try store.session(for: server)
     let spoof = Wire.Card(id: "u1", type: "word", body: "SPOOFED USER CARD")
+    let bodiless = Wire.Card(id: "u3", type: "word", body: nil, bodyOmitted: true)
     let applied = try store.apply(
       pull(
         key: "k1", full: true, types: [Wire.CardType(name: "word", label: "SPOOFED")],
-        cards: [spoof, card("s1", "word")]),
+        cards: [spoof, bodiless, card("s1", "word")]),
       session: session, at: 1000, keepOrdinals: keepOrdinals)
-    #expect(!applied.changed.contains { $0.id == "u1" }, "the running feed keeps the local card")
+    #expect(applied.changed.map(\.id) == (keepOrdinals ? ["s1"] : []), "the feed keeps its own")
+    #expect(try store.nextMissingBody(skipping: []) == nil, "no body is fetched for a hidden card")
     for launch in [false, true] {
       if launch {
         try store.compactIfNeeded()
         _ = try home.index.sync(decks: [deck])
       }
       #expect(try home.index.card(id: "u1")?.body == "My own card.", "launch: \(launch)")
-      #expect(try ids(home, type: "word") == ["s1", "u1"], "launch: \(launch)")
+      #expect(try ids(home, type: "word") == ["s1", "u1", "u3"], "launch: \(launch)")
       let word = try home.index.catalog().first { $0.type.name == "word" }?.type
       #expect(word?.label == "Word" && word?.colour == "green", "launch: \(launch)")
     }
@@ -99,7 +102,7 @@ struct ServerStoreTests {
     // no longer has it, the server's card shows.
     try apply(home, pull(key: "k2", cards: [spoof]))
     #expect(try home.index.card(id: "u1")?.body == "My own card.")
-    let emptied = try home.deck("mine.jsonl", [#"{"id":"u2","type":"word","body":"Other."}"#])
+    let emptied = try home.deck("mine.jsonl", [#"{"id":"u3","type":"word","body":"Mine too."}"#])
     _ = try home.index.sync(decks: [emptied])
     #expect(try home.index.card(id: "u1")?.body == "SPOOFED USER CARD")
   }

@@ -324,12 +324,14 @@ extension ServerStore {
   }
 
   /// The next card whose body a pull left out and no fetch brought yet, not in `skipping`: one
-  /// never shown before one shown, the best score first.
+  /// never shown before one shown, the best score first. A card a deck's card of its id keeps
+  /// out of sight (`ServerCardTable.upsert`) is never fetched.
   public func nextMissingBody(skipping: Set<String>) throws -> String? {
     try database.read { db in
       try db.rows(
         "SELECT id FROM cards WHERE +deck = (SELECT id FROM decks WHERE path = ?) "
-          + "AND body_missing = 1 ORDER BY EXISTS (SELECT 1 FROM history WHERE "
+          + "AND body_missing = 1 AND ordinal IS NOT NULL "
+          + "ORDER BY EXISTS (SELECT 1 FROM history WHERE "
           + "history.card_id = cards.id), score IS NULL, score DESC, seq",
         [.text(Self.deckPath)]
       ) { $0.text(0) ?? "" }.first { !skipping.contains($0) }
