@@ -1,6 +1,7 @@
 import CTFOProgram
 import FeedCore
 import Foundation
+import Store
 import TestFixtures
 import Testing
 
@@ -101,5 +102,94 @@ struct ReactionHookTests {
     #expect(!config.analytics.enabled)
     try Data("[hooks]\nreaction = \"  \"\n".utf8).write(to: URL(fileURLWithPath: file))
     #expect(throws: CLIError.self) { try Configuration.load(file: file, flags: OptionValues()) }
+  }
+
+  /// A child the hook leaves behind (`setsid cmd &`) keeps its standard error open: the hook is
+  /// over when its own process is, and the hooks after it do not wait for the child.
+  @Test func aChildLeftHoldingTheHooksErrorsDoesNotHoldIt() async {
+    let start = ContinuousClock.now
+    #expect(await run("cat > /dev/null; setsid sleep 20 & exit 0") == nil)
+    let problem = await run("echo 'disk full' >&2; setsid sleep 20 & exit 4")
+    #expect(problem == "the reaction hook failed (status 4): disk full")
+    #expect(ContinuousClock.now - start < .seconds(10))
+    #expect(await run("head -c 300000 /dev/zero >&2; exit 0") == nil, "much written to stderr")
+  }
+
+  private func tombstone(_ index: Int, _ direction: SwipeDirection) -> Tombstone {
+    Tombstone(historyIndex: index, cardID: "c\(index)", type: "fact", direction: direction)
+  }
+
+  /// A state database whose history shows cards c0 to c3, and a hook fed from its queue that
+  /// appends each card it is given to `out`.
+  private func home(_ folder: TemporaryFolder) throws -> (StateStore, HookQueue) {
+    let database = try StateDatabase(path: folder.path("state.sqlite"))
+    let state = StateStore(database: database, hooks: true)
+    try state.append(
+      (0..<4).map { ShownRecord(cardID: "c\($0)", type: "fact", title: "T\($0)", shownAt: 1) })
+    return (state, HookQueue(database: database))
+  }
+
+  private func drain(_ queue: HookQueue, into out: String) -> ReactionHook {
+    let hook = ReactionHook(
+      command: "cat >> '\(out)'", waiting: queue,
+      card: { Card(id: $0.cardID, type: $0.type, title: $0.title, body: "gone") }
+    ) { problem in Issue.record("the hook failed: \(problem)") }
+    hook.finish(within: .seconds(30))
+    return hook
+  }
+
+  private func given(_ out: String) throws -> [String] {
+    guard FileManager.default.fileExists(atPath: out) else { return [] }
+    return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map {
+      let object = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      let field = { (key: String) in object?[key] as? String ?? "?" }
+      return "\(field("id")) \(field("title")) \(field("reaction"))"
+    }
+  }
+
+  /// The reactions a change makes final wait in the state database, written with it, until a
+  /// hook has them: a quit before the hook ran loses none, the next launch runs them in order.
+  @Test func reactionsMadeFinalWaitInTheDatabaseAndRunAfterARelaunch() throws {
+    let folder = try TemporaryFolder("ctfo-hook")
+    let (state, queue) = try home(folder)
+    try state.apply(
+      StateChange(
+        effects: [.entomb(tombstone(0, .up)), .entomb(tombstone(1, .left))], time: 1_763_900_000))
+    #expect(try queue.count() == 0, "reactions still in the undo window wait for nothing")
+    try state.apply(
+      StateChange(
+        effects: [.commit(tombstone(0, .up)), .commit(tombstone(1, .left))], time: 1_763_900_001))
+    #expect(try queue.count() == 2)
+    // The run that made them final quits here; the next one starts its hook.
+    let out = folder.path("given.jsonl")
+    _ = drain(queue, into: out)
+    #expect(try given(out) == ["c0 T0 CTFO", "c1 T1 TIFB"])
+    #expect(try queue.count() == 0)
+    _ = drain(queue, into: out)
+    #expect(try given(out).count == 2, "each reaction is given once")
+  }
+
+  /// `on-launch = "ignore"` drops the last run's undo window without events; history keeps
+  /// those reactions, and so does the hook.
+  @Test func reactionsDroppedAtLaunchStillReachTheHook() throws {
+    let folder = try TemporaryFolder("ctfo-hook")
+    let (state, queue) = try home(folder)
+    try state.apply(
+      StateChange(
+        effects: [.entomb(tombstone(2, .right)), .entomb(tombstone(3, .up))], time: 1_763_900_000))
+    let (window, effects) = try state.launchUndo(
+      configuration: UndoConfiguration(onLaunch: .ignore), time: 1_763_900_100)
+    #expect(window.tombstones.isEmpty && effects.count == 2)
+    let out = folder.path("given.jsonl")
+    _ = drain(queue, into: out)
+    #expect(try given(out) == ["c2 T2 TFU", "c3 T3 CTFO"])
+  }
+
+  @Test func withoutAHookNothingIsQueued() throws {
+    let folder = try TemporaryFolder("ctfo-hook")
+    let database = try StateDatabase(path: folder.path("state.sqlite"))
+    let state = StateStore(database: database)
+    try state.apply(StateChange(effects: [.commit(tombstone(0, .up))], time: 1))
+    #expect(try HookQueue(database: database).count() == 0)
   }
 }

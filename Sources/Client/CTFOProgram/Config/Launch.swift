@@ -57,7 +57,9 @@ struct Launch {
     }
     index = DeckIndex(database: database)
     let sinks = AnalyticsSinks.configured(configuration)
-    state = StateStore(database: database, analytics: sinks.isEmpty ? nil : AnalyticsSinks.context)
+    state = StateStore(
+      database: database, analytics: sinks.isEmpty ? nil : AnalyticsSinks.context,
+      hooks: configuration.reactionHook != nil)
     // `--deck -` is standard input, a live source of the app (`Interactive`), not a file.
     let files = options.deck.filter { $0 != Self.standardInput }
     readsStandardInput = files.count < options.deck.count

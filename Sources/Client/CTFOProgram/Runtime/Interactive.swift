@@ -56,13 +56,27 @@ enum Interactive {
     return tty
   }
 
-  /// `[hooks] reaction`, when set: its failures noted for `ctfo status` and shown once.
+  /// `[hooks] reaction`, when set: fed from the state database's queue (those an earlier run
+  /// left first), its failures noted for `ctfo status` and shown once.
   private static func reactionHook(
-    _ launch: Launch, wake: WakePipe
+    _ launch: Launch, feed: Feed, wake: WakePipe
   ) -> (run: ReactionHook, failures: HookFailures)? {
     guard let command = launch.configuration.reactionHook else { return nil }
     let failures = HookFailures(path: launch.paths.hookFailure) { wake.wake() }
-    let hook = ReactionHook(command: command) { problem in
+    let index = launch.index
+    let hook = ReactionHook(
+      command: command, waiting: HookQueue(database: launch.database),
+      card: { entry in
+        let known: Card? =
+          switch feed.lookUp(entry.cardID) {
+          case .live(let live): live
+          case .removed: nil
+          case .unknown: try? index.card(id: entry.cardID)
+          }
+        // A card gone from its source (a pipe's, after a relaunch): what history knows of it.
+        return known ?? Card(id: entry.cardID, type: entry.type, title: entry.title, body: "")
+      }
+    ) { problem in
       failures.report(problem, at: NextRequest.now())
     }
     return (hook, failures)
@@ -133,7 +147,7 @@ enum Interactive {
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, problems: problems,
       area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics,
-      hook: reactionHook(launch, wake: wake))
+      hook: reactionHook(launch, feed: feed, wake: wake))
     let machine = AppMachine(
       screen: AppState(
         width: size.width, height: size.height, mark: mark, keys: launch.keys,

@@ -1,6 +1,7 @@
 import Dispatch
 import FeedCore
 import FlatJSON
+import Store
 import Synchronization
 
 #if canImport(Glibc)
@@ -21,6 +22,9 @@ public final class ReactionHook: Sendable {
   private let deadline: Duration
   private let onFailure: @Sendable (String) -> Void
   private let queue = DispatchQueue(label: "ctfo.reaction-hook")
+  /// The reactions waiting in the state database, with the card of each, when the hook is
+  /// fed from there (the app); nil when each `start` brings its reaction.
+  private let durable: (queue: HookQueue, card: @Sendable (HookQueue.Entry) -> Card)?
 
   /// How long a hook may run.
   public static let deadline = Duration.seconds(5)
@@ -32,14 +36,50 @@ public final class ReactionHook: Sendable {
     self.command = command
     self.deadline = deadline
     self.onFailure = onFailure
+    durable = nil
   }
 
-  /// Runs the hook for `reaction` in the background.
+  /// A hook fed from `waiting`, where each change queues the reactions it makes final: it
+  /// starts at once with those an earlier run left, and `start` runs it on what waits.
+  /// `card` gives each reaction's card (what history knows of it when it is gone).
+  public init(
+    command: String, deadline: Duration = ReactionHook.deadline, waiting: HookQueue,
+    card: @escaping @Sendable (HookQueue.Entry) -> Card,
+    onFailure: @escaping @Sendable (String) -> Void
+  ) {
+    self.command = command
+    self.deadline = deadline
+    self.onFailure = onFailure
+    durable = (waiting, card)
+    queue.async { [self] in drain() }
+  }
+
+  /// Runs the hook for `reaction` in the background; a hook fed from the state database runs
+  /// on what waits there instead (where the change that made `reaction` final put it).
   public func start(_ reaction: FinalReaction) {
     queue.async { [self] in
+      if durable != nil { return drain() }
       if let problem = Self.run(command, input: Array(reaction.json.utf8), deadline: deadline) {
         onFailure(problem)
       }
+    }
+  }
+
+  /// Gives the hook each reaction waiting in the state database, oldest first, each taken off
+  /// the queue once the hook has it (a quit while it runs does not run it twice).
+  private func drain() {
+    guard let (waiting, card) = durable else { return }
+    while let entry = try? waiting.oldest() {
+      let reaction = FinalReaction(card: card(entry), reaction: entry.reaction, time: entry.time)
+      var taken = false
+      let problem = Self.run(command, input: Array(reaction.json.utf8), deadline: deadline) {
+        taken = (try? waiting.remove(entry.sequence)) != nil
+      }
+      // A hook that could not start is not tried again for this reaction.
+      if !taken { taken = (try? waiting.remove(entry.sequence)) != nil }
+      if let problem { onFailure(problem) }
+      // The queue cannot be written: stop here rather than give the hook the same again.
+      guard taken else { return }
     }
   }
 
@@ -52,7 +92,11 @@ public final class ReactionHook: Sendable {
 
   /// Runs `command` with `input` on its standard input and waits for it, at most `deadline`;
   /// nil when it exited with status 0, else what went wrong, in one line.
-  public static func run(_ command: String, input: [UInt8], deadline: Duration) -> String? {
+  ///
+  /// `delivered` is called once the hook has its input (or has stopped taking it).
+  public static func run(
+    _ command: String, input: [UInt8], deadline: Duration, delivered: () -> Void = {}
+  ) -> String? {
     // Socket pairs rather than pipes: they close on exec atomically (pipe2 is not in Glibc's
     // Swift module), and a send to a hook gone does not raise SIGPIPE.
     guard let stdin = channel() else { return "cannot run the reaction hook: no socket" }
@@ -75,10 +119,15 @@ public final class ReactionHook: Sendable {
     let watch = Watch(pid: pid)
     DispatchQueue.global().asyncAfter(
       deadline: .now() + .nanoseconds(Int(deadline.nanoseconds)), execute: watch.stopIfRunning)
+    // Its errors are read beside the wait, so a hook that writes much is never stuck on a full
+    // socket; once it has exited, the read ends even when a child it left behind (`setsid cmd
+    // &`) still holds the socket: the hook is over when its process is, not at end of file.
+    let errors = ErrorReader(fd: stderr.ours)
     send(input, to: stdin.ours)
     close(stdin.ours)
-    let said = firstLine(of: stderr.ours)
+    delivered()
     let status = watch.wait()
+    let said = errors.finish()
     if watch.stopped {
       return "the reaction hook was stopped after \(deadline.shown)"
     }
@@ -129,19 +178,37 @@ public final class ReactionHook: Sendable {
     }
   }
 
-  /// The first line read from `fd` until its end (the rest is read and dropped), at most 200
-  /// characters.
-  private static func firstLine(of fd: Int32) -> String {
-    var kept: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else { break }
-      if kept.count < 4096 { kept += buffer[..<n] }
+  /// Reads a hook's standard error on a thread of its own until its end, or until `finish`
+  /// (the hook has exited) ends it early: what is already there is still read, then the read
+  /// stops without waiting for anyone else who holds the other end.
+  private final class ErrorReader: Sendable {
+    private let fd: Int32
+    private let done = DispatchSemaphore(value: 0)
+    private let kept = Mutex<[UInt8]>([])
+
+    init(fd: Int32) {
+      self.fd = fd
+      DispatchQueue.global().async { [self] in
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+          let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+          if n < 0, errno == EINTR { continue }
+          guard n > 0 else { break }
+          kept.withLock { if $0.count < 4096 { $0 += buffer[..<n] } }
+        }
+        done.signal()
+      }
     }
-    let line = kept.split(separator: 0x0A, omittingEmptySubsequences: true).first ?? []
-    return String(String(decoding: line, as: UTF8.self).prefix(200))
+
+    /// The first line written, at most 200 characters, once the reading has stopped.
+    func finish() -> String {
+      // A socket shut for reading reads what it holds, then its end.
+      shutdown(fd, Int32(SHUT_RD))
+      done.wait()
+      let bytes = kept.withLock { $0 }
+      let line = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).first ?? []
+      return String(String(decoding: line, as: UTF8.self).prefix(200))
+    }
   }
 
   /// A running hook's process: waited for without reaping it first, so the deadline's kill

@@ -4,7 +4,7 @@ import SQL
 /// `PRAGMA user_version`. A migration that shipped is never edited: append `v4`, `v5`, ...
 enum Migrations {
   /// The migrations in order: version n is the database after `all[0..<n]`.
-  static let all = [v1, v2, v3, v4, v5, v6, v7]
+  static let all = [v1, v2, v3, v4, v5, v6, v7, v8]
 
   /// The schema version this build writes.
   static var latest: Int { all.count }
@@ -262,5 +262,18 @@ enum Migrations {
       PRIMARY KEY (type, card_id)
     ) WITHOUT ROWID;
     CREATE TABLE round_types (type TEXT PRIMARY KEY) WITHOUT ROWID;
+    """
+
+  /// The reactions made final that the reaction hook has not been given yet (`HookQueue`),
+  /// written in the transaction that makes them final: a quit, a crash or a kill loses none.
+  private static let v8 = """
+    CREATE TABLE hook_queue (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      history_idx INTEGER NOT NULL,
+      card_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      reaction TEXT NOT NULL,
+      time REAL NOT NULL
+    );
     """
 }

@@ -16,10 +16,14 @@ public struct StateStore: Sendable {
   /// Set when analytics are on (`[analytics]`, no `DO_NOT_TRACK`): each change then records
   /// its events in the outbox, in its own transaction. Nil records nothing at all.
   public var analytics: Outbox.Context?
+  /// Set when a reaction hook is configured: each reaction a change makes final (committed,
+  /// or dropped from the undo window at launch) is queued for it in the same transaction.
+  public var hooks: Bool
 
-  public init(database: StateDatabase, analytics: Outbox.Context? = nil) {
+  public init(database: StateDatabase, analytics: Outbox.Context? = nil, hooks: Bool = false) {
     self.database = database
     self.analytics = analytics
+    self.hooks = hooks
   }
 
   // MARK: Settings
@@ -279,6 +283,7 @@ public struct StateStore: Sendable {
       try db.run(sql, [.text(type)])
     }
     if let analytics { try Self.record(change, context: analytics, db) }
+    if hooks { try HookQueue.enqueue(change, db) }
     return indices
   }
 
