@@ -8,7 +8,7 @@ import Testing
 
 /// The running app's fetches of card bodies against the real server: one
 /// request per card whatever the failure and however often it is asked for, and a deadline from
-/// the ask, so that cards waiting behind a server that hangs fail without a request.
+/// the request, so that a card waiting behind a server that hangs still gets its time.
 @Suite(.timeLimit(.minutes(1)))
 struct BodyFetchesTests {
   private func fetches(_ server: LiveServer, deadline: Duration) -> BodyFetches {
@@ -43,18 +43,20 @@ struct BodyFetchesTests {
     #expect(server.faults.log.byPath["/v1/cards/c2"] == nil)
   }
 
-  /// The thread is held (a fetch that hangs) while five asks for four cards wait; their
-  /// deadlines pass before their turn: each fails without a request, and the two asks for one
-  /// card share its answer.
-  @Test func cardsWhoseTurnComesAfterTheirDeadlineFailWithoutARequest() {
+  /// The thread is held (a fetch that hangs) while five asks for four cards wait, longer
+  /// than a deadline: each card is still requested when its turn comes, with its whole time
+  /// from then (a card queued behind one that hangs is not dropped for waiting), and the two
+  /// asks for one card share its answer.
+  @Test func aCardsDeadlineRunsFromItsRequestNotFromItsAsk() {
     let thread = BackgroundThread(niceness: 0)
     let held = DispatchSemaphore(value: 0)
     thread.async { held.wait() }
     let shift = Mutex(Duration.zero)
-    let fetched = Mutex(0)
-    let later: @Sendable () -> ContinuousClock.Instant = { .now + shift.withLock { $0 } }
-    let bodies = BodyFetches(thread: thread, deadline: .seconds(2), now: later) { id, _ in
-      fetched.withLock { $0 += 1 }
+    let requested = Mutex<[String: Duration]>([:])
+    let start = ContinuousClock.now
+    let later: @Sendable () -> ContinuousClock.Instant = { start + shift.withLock { $0 } }
+    let bodies = BodyFetches(thread: thread, deadline: .seconds(2), now: later) { id, due in
+      requested.withLock { $0[id, default: .zero] += due - start }
       return "Body of \(id)."
     }
     let answered = DispatchSemaphore(value: 0)
@@ -68,7 +70,22 @@ struct BodyFetchesTests {
     shift.withLock { $0 = .seconds(3) }
     held.signal()
     for _ in 0..<5 { #expect(answered.wait(timeout: .now() + 20) == .success) }
-    #expect(failures.withLock { $0 } == 5)
-    #expect(fetched.withLock { $0 } == 0)
+    #expect(failures.withLock { $0 } == 0)
+    #expect(
+      requested.withLock { $0 } == [
+        "c1": .seconds(5), "c2": .seconds(5), "c3": .seconds(5), "c4": .seconds(5),
+      ])
+  }
+
+  /// Failures are forgotten when a type gets a new round: the card is asked for again.
+  @Test func aFailureForgottenIsAskedAgain() async throws {
+    let server = try await LiveServer()
+    defer { Task { await server.stop() } }
+    let bodies = fetches(server, deadline: .request)
+    await #expect(throws: APIError.self) { try await bodies.body(of: "missing") }
+    bodies.forgetFailures()
+    #expect(bodies.failed.isEmpty)
+    await #expect(throws: APIError.self) { try await bodies.body(of: "missing") }
+    #expect(server.faults.log.byPath["/v1/cards/missing"] == 2)
   }
 }

@@ -152,26 +152,6 @@ import Testing
     #expect(pool.availableCount == 0)
   }
 
-  @Test func cardsStillQueuedArePassedOverButStayInTheNextRound() {
-    var rng = SeededGenerator(seed: 5)
-    var pool = ScoredPool(count: 4)
-    let round = (0..<4).compactMap { _ in pool.promote(using: &rng) }
-    let queued = Array(round.suffix(2))
-    let next = (0..<4).compactMap { _ in pool.promote(avoiding: queued, using: &rng) }
-    #expect(!queued.contains(next[0]) && !queued.contains(next[1]), "\(round) then \(next)")
-    #expect(next.sorted() == [0, 1, 2, 3], "every card once in the new round: \(next)")
-  }
-
-  @Test func aQueuedCardIsNotDealtAgainWhileItsTypeHasAnotherCard() {
-    // With one card of the new round free, it comes; the queued ones wait.
-    var rng = SeededGenerator(seed: 5)
-    for _ in 0..<300 {
-      var pool = ScoredPool(count: 3)
-      let round = (0..<3).compactMap { _ in pool.promote(using: &rng) }
-      #expect(pool.promote(avoiding: Array(round.suffix(2)), using: &rng) == round[0])
-    }
-  }
-
   @Test func whenEveryUnseenCardIsQueuedTheOneDealtLongestAgoComes() {
     var rng = SeededGenerator(seed: 5)
     var pool = ScoredPool(count: 2)

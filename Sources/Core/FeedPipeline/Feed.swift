@@ -55,7 +55,6 @@ public final class Feed: Sendable {
     var failed = false
   }
 
-
   private let source: any CardSource
   private let inDealOrder: Bool
   let onReady: @Sendable () -> Void
@@ -89,7 +88,9 @@ public final class Feed: Sendable {
     source: any CardSource, catalog: [TypeCount], enabled: Set<String>, lookahead: Int = 5,
     seed: UInt64, resuming progress: RoundProgress<Int> = RoundProgress(), area: TextArea,
     inDealOrder: Bool = false, onReady: @escaping @Sendable () -> Void = {},
-    layout: @escaping @Sendable (Card, TextArea) -> PreparedCard = { Preparation.laidOut($0, for: $1) },
+    layout: @escaping @Sendable (Card, TextArea) -> PreparedCard = {
+      Preparation.laidOut($0, for: $1)
+    },
     fetchBody: (@Sendable (String) async throws -> String)? = nil
   ) {
     self.source = source
@@ -150,6 +151,21 @@ public final class Feed: Sendable {
       return handOffToWaiters(&s, effects: effects)
     }
     finish(handoffs, effects)
+  }
+
+  /// Starts a new round for each type every card of which failed, now that its source is back
+  /// (a pull succeeded, a deck changed): the feed that had nothing to show goes on.
+  public func renewFailedTypes() {
+    guard hasFailedTypes else { return }
+    let (handoffs, effects) = state.withLock { s in
+      handOffToWaiters(&s, effects: s.engine.renewFailedTypes())
+    }
+    finish(handoffs, effects)
+  }
+
+  /// Whether a type has failed every card (`renewFailedTypes` would start it again).
+  public var hasFailedTypes: Bool {
+    state.withLock { $0.engine.standings.contains(where: \.failing) }
   }
 
   /// Sets the text area for new layouts and lays the ready cards out again in the background,

@@ -30,8 +30,11 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   private var nextSlotID: UInt64 = 0
   /// Ordinals of removed cards, by type, for the next cards added (see `ScoredPool.revive`).
   private var freeOrdinals: [String: [Int]] = [:]
-  /// The pool cycle each queued slot was dealt in (pruned to the queued slots as it grows).
-  private var dealtIn: [UInt64: Int] = [:]
+  /// Each type's round as the user sees it: the cards shown since the type last started over,
+  /// and the card shown last. A card shown in its round is not shown again before the round
+  /// ends, whatever was dealt ahead, thrown away or prepared late.
+  private var shownRound: [String: Set<Int>] = [:]
+  private var lastShown: [String: Int] = [:]
 
   /// `progress` is where the home's rounds stood at the end of the last run (by ordinal): its
   /// cards are out of their types' rounds, and the types not yet shown in the round of types
@@ -43,12 +46,16 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     self.types = types.map(\.name)
     self.lookahead = max(lookahead, 1)
     self.enabled = enabled
-    pools = Dictionary(types.map { ($0.name, ScoredPool(count: $0.cards)) }) { a, _ in a }
     rng = SeededGenerator(seed: seed)
+    var salts = SeededGenerator(seed: seed ^ 0x5A17_5A17_5A17_5A17)
+    pools = Dictionary(
+      types.map { ($0.name, ScoredPool(count: $0.cards, salt: salts.next())) }
+    ) { a, _ in a }
     // Sorted: the order cards leave a pool shapes its shuffle, and a set's order changes from
     // process to process, which would make `--seed` deal differently.
-    for (type, ordinals) in progress.seen.sorted(by: { $0.key < $1.key }) {
-      for ordinal in ordinals.sorted() { pools[type]?.markSeen(ordinal) }
+    for (type, ordinals) in progress.seen.sorted(by: { $0.key < $1.key }) where pools[type] != nil {
+      for ordinal in ordinals.sorted() { pools[type]!.markSeen(ordinal) }
+      shownRound[type] = ordinals.filter { $0 >= 0 && $0 < pools[type]!.count }
     }
     if !progress.typesShown.isEmpty {
       rounds.resume(after: progress.typesShown, among: dealableTypes, using: &rng)
@@ -100,6 +107,7 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   ) {
     guard let i = nextReadyIndex(inDealOrder: inDealOrder) else { return (nil, fill()) }
     let taken = ready.remove(at: i)
+    show(taken.slot)
     return (taken.payload, fill())
   }
 
@@ -108,15 +116,51 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     nextReadyIndex(inDealOrder: inDealOrder) != nil
   }
 
+  /// The ready card to show next: the one dealt first among those its type's round can show.
+  /// A card already shown in its round waits (a type smaller than the queue has its next
+  /// round dealt ahead) while a card of the round is still being prepared; when none is, the
+  /// oldest ready card comes, so the feed never stalls.
   private func nextReadyIndex(inDealOrder: Bool) -> Int? {
-    var oldest: Int?
-    // `update` gives a slot a new id in place: the oldest is the smallest id, not the first.
-    var oldestID = inDealOrder ? preparing.lazy.map(\.id).min() ?? .max : .max
-    for i in ready.indices where ready[i].slot.id < oldestID {
-      oldest = i
-      oldestID = ready[i].slot.id
+    // `update` prepares a card again in a new slot that keeps its turn: the oldest is the
+    // smallest `dealt`, not the first in the queue.
+    if inDealOrder {
+      let oldest = preparing.lazy.map(\.dealt).min() ?? .max
+      return ready.indices.filter { ready[$0].slot.dealt < oldest }.min {
+        ready[$0].slot.dealt < ready[$1].slot.dealt
+      }
     }
-    return oldest
+    let byAge = ready.indices.sorted { ready[$0].slot.dealt < ready[$1].slot.dealt }
+    if let i = byAge.first(where: { isShowable(ready[$0].slot) }) { return i }
+    return preparing.contains(where: isShowable) ? nil : byAge.first
+  }
+
+  /// Whether showing the slot's card keeps its type's round: it was not shown in the round, or
+  /// the round has shown every card the type can show.
+  private func isShowable(_ slot: FeedSlot) -> Bool {
+    guard let seen = shownRound[slot.type], seen.contains(slot.ordinal) else { return true }
+    return seen.count >= pools[slot.type]!.availableCount
+  }
+
+  /// Records a card shown in its type's round (a new round when the last one was complete).
+  private mutating func show(_ slot: FeedSlot) {
+    let seen = shownRound[slot.type] ?? []
+    if seen.contains(slot.ordinal) || seen.count >= pools[slot.type]!.availableCount {
+      shownRound[slot.type] = []
+    }
+    shownRound[slot.type, default: []].insert(slot.ordinal)
+    lastShown[slot.type] = slot.ordinal
+    closeRoundIfComplete(slot.type)
+  }
+
+  /// A round that showed every card the type can show ends at once (after a show, a failure or
+  /// a removal): a card added before the next show joins the next round, as every other card
+  /// does. The pool starts over unless the next round is dealt already.
+  private mutating func closeRoundIfComplete(_ type: String) {
+    guard let seen = shownRound[type], !seen.isEmpty,
+      seen.count >= pools[type]!.availableCount
+    else { return }
+    shownRound[type] = []
+    if ordinalsQueued(of: type).isEmpty { pools[type]!.restart(shown: [], last: lastShown[type]) }
   }
 
   /// A preparation ended well: the card enters the ready queue at once, whatever its place in
@@ -126,13 +170,21 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     ready.append(Ready(slot: slot, payload: payload))
   }
 
-  /// A preparation failed: the card is marked seen and never retried; the slot goes to another
-  /// card of the same type, or, when the type has none left, to the other types.
+  /// A preparation failed: the card is marked seen and never retried; its other places in the
+  /// queues (a type smaller than the queue deals a card again) leave them too, and each place
+  /// goes to another card of the same type, or, when the type has none left, to the other types.
   public mutating func failed(_ slot: FeedSlot) -> [FeedEffect] {
     guard leavePreparation(slot) else { return [] }
-    pools[slot.type]!.markFailed(slot.ordinal)
-    if let replacement = newSlot(of: slot.type) { return [.prepare(replacement)] }
-    return fill()
+    let (type, ordinal) = (slot.type, slot.ordinal)
+    pools[type]!.markFailed(ordinal)
+    shownRound[type]?.remove(ordinal)
+    let copies = preparing.filter { $0.type == type && $0.ordinal == ordinal }
+    let places =
+      1 + copies.count + ready.count { $0.slot.type == type && $0.slot.ordinal == ordinal }
+    preparing.removeAll { $0.type == type && $0.ordinal == ordinal }
+    ready.removeAll { $0.slot.type == type && $0.slot.ordinal == ordinal }
+    closeRoundIfComplete(type)
+    return copies.map(FeedEffect.cancel) + redeal(type, places: places)
   }
 
   /// Applies new settings. Cards of a type taken out leave both queues and the queue refills;
@@ -144,6 +196,17 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     let effects = throwBackQueued { added || !types.contains($0.type) }
     if added { rounds.reset() }
     return effects + fill()
+  }
+
+  /// Starts a new round for each type every card of which failed (its source is back: a pull
+  /// succeeded, a deck changed): its cards can be dealt again. Not a retry of the round that
+  /// failed, a new one. Returns the preparations to start.
+  public mutating func renewFailedTypes() -> [FeedEffect] {
+    for type in types where pools[type]!.liveCount > 0 && pools[type]!.availableCount == 0 {
+      pools[type]!.forgetFailures()
+      shownRound[type] = nil
+    }
+    return fill()
   }
 
   /// Applies server scores to unseen cards (see `updateScore`).
@@ -179,15 +242,12 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
   ) {
     if pools[type] == nil {
       types.append(type)
-      pools[type] = ScoredPool(count: 0)
+      pools[type] = ScoredPool(count: 0, salt: rng.next())
       if isEnabled { enabled.insert(type) }
     }
-    // A type smaller than the queue has its few cards queued again and again (each a new
-    // round); the new card would wait behind all those repeats. They go back to the pool and
-    // the type's places in the queue are dealt again from its cards, the new one among them.
-    let queued = preparing.count { $0.type == type } + ready.count { $0.slot.type == type }
-    let repeats = queued > 0 && queued >= pools[type]!.liveCount
-    var effects = repeats ? throwBackQueued { $0.type == type } : []
+    let queued = preparing.filter { $0.type == type } + ready.map(\.slot).filter { $0.type == type }
+    let repeats = !queued.isEmpty && queued.count >= pools[type]!.availableCount
+    let dealtTwice = Set(queued.map(\.ordinal)).count < queued.count
     let ordinal: Int
     if let free = freeOrdinals[type]?.popLast() {
       pools[type]!.revive(free)
@@ -195,8 +255,16 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     } else {
       ordinal = pools[type]!.append()
     }
-    if repeats { effects += redeal(type, places: queued) }
-    return (ordinal, effects + fill())
+    // The new card joins the round being shown. A type smaller than the queue has its few cards
+    // queued again and again (each a new round), and a round may already be dealt ahead: the
+    // new card would wait behind those, and the round would show a card twice before it. They
+    // go back to the pool and the type's places in the queue are dealt again from its cards,
+    // the new one among them.
+    guard repeats || dealtTwice || queued.contains(where: { !isShowable($0) }) else {
+      return (ordinal, fill())
+    }
+    let effects = throwBackQueued { $0.type == type }
+    return (ordinal, effects + redeal(type, places: queued.count))
   }
 
   /// A source removed a card: it leaves both queues at once (its preparation is cancelled) and
@@ -216,6 +284,8 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     preparing.removeAll { $0.type == type && $0.ordinal == ordinal }
     ready.removeAll { $0.slot.type == type && $0.slot.ordinal == ordinal }
     pools[type]!.remove(ordinal)
+    shownRound[type]?.remove(ordinal)
+    closeRoundIfComplete(type)
     freeOrdinals[type, default: []].append(ordinal)
     // Its places in the queue go to cards of its own type, as a failed card's does: a small type
     // whose cards are replaced often keeps its share.
@@ -230,14 +300,13 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     for i in preparing.indices where preparing[i].type == type && preparing[i].ordinal == ordinal {
       effects.append(.cancel(preparing[i]))
       nextSlotID += 1
-      dealtIn[nextSlotID] = dealtIn[preparing[i].id]
-      preparing[i] = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
+      preparing[i] = FeedSlot(
+        id: nextSlotID, type: type, ordinal: ordinal, dealt: preparing[i].dealt)
       effects.append(.prepare(preparing[i]))
     }
     for entry in ready where entry.slot.type == type && entry.slot.ordinal == ordinal {
       nextSlotID += 1
-      let slot = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
-      dealtIn[slot.id] = dealtIn[entry.slot.id]
+      let slot = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal, dealt: entry.slot.dealt)
       preparing.append(slot)
       effects.append(.prepare(slot))
     }
@@ -266,32 +335,28 @@ public struct FeedEngine<Payload: Sendable>: Sendable {
     nextSlotID += 1
     let slot = FeedSlot(id: nextSlotID, type: type, ordinal: ordinal)
     preparing.append(slot)
-    remember(slot)
     return slot
   }
 
-  /// Records the pool cycle `slot` was dealt in; forgets the slots that left the queues once
-  /// the record outgrows them, so it stays the size of the queues.
-  private mutating func remember(_ slot: FeedSlot) {
-    dealtIn[slot.id] = pools[slot.type]!.cycle
-    guard dealtIn.count > 4 * lookahead + 16 else { return }
-    let queued = Set(preparing.map(\.id) + ready.map(\.slot.id))
-    dealtIn = dealtIn.filter { queued.contains($0.key) }
-  }
-
-  /// Takes the queued slots that `leaves` out of both queues (cancelling the preparations) and
-  /// returns their cards to their pools unshown, unless a card was dealt in an earlier cycle of
-  /// its pool (a tiny type queued again in a new round): in this cycle it may already have been
-  /// shown, and putting it back would let it come again before the type's others.
+  /// Takes the queued slots that `leaves` out of both queues (cancelling the preparations);
+  /// `leaves` takes all of a type's slots or none. Each type whose cards left starts its round
+  /// again from the cards shown in it: what was dealt ahead, in this round or the next (a type
+  /// smaller than the queue), is dealt again.
   private mutating func throwBackQueued(where leaves: (FeedSlot) -> Bool) -> [FeedEffect] {
     let cancelled = preparing.filter(leaves)
-    for slot in cancelled + ready.map(\.slot).filter(leaves)
-    where dealtIn[slot.id] == pools[slot.type]!.cycle {
-      pools[slot.type]!.putBack(slot.ordinal)
-    }
+    let left = Set((cancelled + ready.map(\.slot).filter(leaves)).map(\.type))
     preparing.removeAll(where: leaves)
     ready.removeAll { leaves($0.slot) }
+    for type in left.sorted() {
+      pools[type]!.restart(shown: roundShown(type), last: lastShown[type])
+    }
     return cancelled.map(FeedEffect.cancel)
+  }
+
+  /// The cards shown in the type's current round; none when the round is complete.
+  private func roundShown(_ type: String) -> Set<Int> {
+    let seen = shownRound[type] ?? []
+    return seen.count >= pools[type]!.availableCount ? [] : seen
   }
 
   /// Deals up to `places` cards of `type` (the places its cards left in the queue), then fills

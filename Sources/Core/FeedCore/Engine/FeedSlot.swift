@@ -5,11 +5,15 @@ public struct FeedSlot: Sendable, Hashable {
   public let type: String
   /// The card's ordinal within its type (see `CardSource`).
   public let ordinal: Int
+  /// The slot's place in the order dealt: its id, or the id of the slot it replaced when its
+  /// card is prepared again (a live change), so the card keeps its turn.
+  public let dealt: UInt64
 
-  public init(id: UInt64, type: String, ordinal: Int) {
+  public init(id: UInt64, type: String, ordinal: Int, dealt: UInt64? = nil) {
     self.id = id
     self.type = type
     self.ordinal = ordinal
+    self.dealt = dealt ?? id
   }
 }
 

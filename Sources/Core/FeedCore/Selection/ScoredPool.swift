@@ -35,10 +35,13 @@ public struct ScoredPool: Sendable {
 
   private struct Entry: Comparable, Sendable {
     var score: Double
+    /// Breaks equal scores: a random draw per card and round, so equal scores come in a
+    /// random order, never in the deck's.
+    var tie: UInt64
     var ordinal: Int32
     var version: UInt32
     static func < (a: Entry, b: Entry) -> Bool {
-      (a.score, b.ordinal, a.version) < (b.score, a.ordinal, b.version)
+      (a.score, a.tie, a.version) < (b.score, b.tie, b.version)
     }
   }
 
@@ -58,12 +61,19 @@ public struct ScoredPool: Sendable {
   private(set) var removed: Set<Int32> = []
   /// The random score of the last unscored card promoted; the next one is below it.
   private var randomCeiling = 1.0
-  /// How many times the pool started over: a card promoted in an earlier cycle and never shown
-  /// must not be put back into this one, where it may already have been shown.
+  /// How many times the pool started over (or was restarted): equal scores are broken in a
+  /// new order each time.
   public private(set) var cycle = 0
+  /// Seeds the order of equal scores (`Entry.tie`).
+  private let salt: UInt64
+  /// The card promoted last: a new round does not begin with it while it has another card, so
+  /// a card is not shown twice in a row at a round's turn.
+  private var lastPromoted: Int32?
 
-  public init(count: Int) {
+  /// `salt` seeds the order in which equal server scores are promoted.
+  public init(count: Int, salt: UInt64 = 0) {
     self.count = count
+    self.salt = salt
     unscored = LazyShuffle(count: count)
   }
 
@@ -85,30 +95,21 @@ public struct ScoredPool: Sendable {
   /// Takes the unseen card with the best score; nil only when no card is available at all.
   ///
   /// When every card was seen, all cards but the failed ones return first: a new round, in a
-  /// new random order. Cards in `queued` (still waiting in the feed's queues, in the order
-  /// dealt) are passed over while the type has an unseen card that is not queued, so a card is
-  /// not dealt again while it waits unless its type has no other card to give. Passed-over
-  /// cards stay unseen: they come later in the round. When every unseen card is queued (a type
-  /// smaller than the queue), the one dealt longest ago comes, never the one dealt last.
+  /// fresh random order, whatever is still queued from the last (`queued`, in the order dealt):
+  /// passing over the cards still queued made a type smaller than the queue repeat its order.
+  /// Only the card dealt last (or promoted last) is passed over while another can come, so a
+  /// round does not begin with the card that ended the one before.
   public mutating func promote(
     avoiding queued: [Int] = [], using rng: inout some RandomNumberGenerator
   ) -> Int? {
     if unseenCount == 0 { startOver() }
-    let held = Set(queued).sorted().filter(isUnseen)
-    guard unseenCount > held.count else { return promoteOldest(of: held, queued: queued) }
+    let recent = Set([queued.last, lastPromoted.map(Int.init)].compactMap { $0 }).filter(isUnseen)
+    let held = unseenCount > recent.count ? recent.sorted() : []
     for ordinal in held { takeOut(Int32(ordinal)) }
     defer { for ordinal in held { putBack(ordinal) } }
-    return promoteBest(using: &rng)
-  }
-
-  /// Takes the card of `held` (unseen, every one queued) whose last place in `queued` comes
-  /// first; nil when `held` is empty.
-  private mutating func promoteOldest(of held: [Int], queued: [Int]) -> Int? {
-    var lastPlace: [Int: Int] = [:]
-    for (place, ordinal) in queued.enumerated() { lastPlace[ordinal] = place }
-    guard let oldest = held.min(by: { lastPlace[$0]! < lastPlace[$1]! }) else { return nil }
-    takeOut(Int32(oldest))
-    return oldest
+    let promoted = promoteBest(using: &rng)
+    lastPromoted = promoted.map(Int32.init)
+    return promoted
   }
 
   /// Applies a server score. Kept only if the card is unseen and the score is later than the
@@ -180,6 +181,22 @@ public struct ScoredPool: Sendable {
     return true
   }
 
+  /// Starts the round again from what was shown: every card but the failed ones and `shown`
+  /// is unseen, in a new random order. The feed calls it when a type's cards leave its queues
+  /// unshown, so that the round goes on from the cards the user saw, whatever was dealt ahead.
+  /// `last` is the card shown last (a new round does not begin with it).
+  public mutating func restart(shown: Set<Int>, last: Int?) {
+    startOver(shown: shown)
+    lastPromoted = last.map(Int32.init)
+  }
+
+  /// Forgets the failures: every card but the removed ones can come again, in a new round
+  /// (a type whose every card failed, after its source came back).
+  public mutating func forgetFailures() {
+    failed = []
+    startOver()
+  }
+
   /// Returns a promoted card that was never shown (its slot left the queue) to the unseen.
   public mutating func putBack(_ ordinal: Int) {
     let o = Int32(ordinal)
@@ -203,7 +220,15 @@ public struct ScoredPool: Sendable {
   private mutating func push(_ o: Int32, _ value: Double) {
     versions &+= 1
     unseenScored[o] = versions
-    heap.insert(Entry(score: value, ordinal: o, version: versions))
+    heap.insert(Entry(score: value, tie: tie(o), ordinal: o, version: versions))
+  }
+
+  /// A random rank for the card in this round (SplitMix64 of the salt, the card and the cycle).
+  private func tie(_ o: Int32) -> UInt64 {
+    var z = salt &+ UInt64(UInt32(bitPattern: o)) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(cycle) << 40
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 
   /// The best live heap entry, dropping stale ones.
@@ -223,18 +248,19 @@ public struct ScoredPool: Sendable {
     return randomCeiling * pow(u, 1 / Double(m))
   }
 
-  /// Returns every card but the failed ones to the pool. Sets and dictionaries are walked in
-  /// sorted order: their own order changes from process to process (Swift seeds hashing per
-  /// process), and the order of removals shapes the shuffle, so `ctfo next --seed` would
-  /// otherwise deal differently after a pool starts over.
-  private mutating func startOver() {
+  /// Returns every card but the failed ones and `shown` to the pool. Sets and dictionaries are
+  /// walked in sorted order: their own order changes from process to process (Swift seeds
+  /// hashing per process), and the order of removals shapes the shuffle, so `ctfo next --seed`
+  /// would otherwise deal differently after a pool starts over.
+  private mutating func startOver(shown: Set<Int> = []) {
     cycle += 1
     unscored = LazyShuffle(count: count)
     heap = Heap()
     unseenScored = [:]
     randomCeiling = 1
-    for o in failed.union(removed).sorted() { unscored.remove(o) }
-    for o in scores.keys.sorted() where !failed.contains(o) {
+    let out = failed.union(removed).union(shown.lazy.compactMap { Int32(exactly: $0) })
+    for o in out.sorted() { unscored.remove(o) }
+    for o in scores.keys.sorted() where !out.contains(o) {
       unscored.remove(o)
       push(o, scores[o]!.value)
     }

@@ -137,12 +137,14 @@ extension Feed {
             s.news.typesChanged = true
           }
           for (card, removal) in batch {
-            effects += removal ? remove(card.id, &s, base: baseKeys) : upsert(card, &s, base: baseKeys)
+            effects +=
+              removal ? remove(card.id, &s, base: baseKeys) : upsert(card, &s, base: baseKeys)
           }
           if last, change.replaced {
             effects += s.engine.replaceAll()
             s.news.replaced = true
           }
+          if last { effects += s.engine.renewFailedTypes() }
           return handOffToWaiters(&s, effects: effects)
         }
         // The app is woken once, at the end, and only for news (a removal, a change, a new
@@ -192,7 +194,8 @@ extension Feed {
   private func upsert(
     _ card: Card, _ s: inout State, base: [String: CardKey]
   ) -> [FeedEffect] {
-    let known = s.live.keys[card.id]
+    let known =
+      s.live.keys[card.id]
       ?? (s.live.goneFromBase.contains(card.id) ? nil : base[card.id])
     if let key = known, key.type == card.type {
       s.live.keys[card.id] = key

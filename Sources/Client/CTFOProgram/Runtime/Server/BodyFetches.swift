@@ -6,9 +6,9 @@ import Synchronization
 /// The bodies of the cards a pull sent without them, fetched for the running app on the
 /// server link's thread. Each card is asked of the server once at most: a failure is kept, and
 /// asking again fails at once (feed-logic.md, "Handling Errors": any error skips the card for
-/// good); asks for a card already on its way share its answer. The deadline runs from the ask,
-/// so a fetch whose turn comes after it fails without a request: a server that hangs costs the
-/// feed one deadline, not one per card waiting.
+/// good); asks for a card already on its way share its answer. The deadline runs from the
+/// moment the request starts, so a card that waits its turn behind one that hangs still gets
+/// its whole time.
 ///
 ///     let bodies = BodyFetches(thread: link.queue, deadline: .seconds(2)) { id, deadline in
 ///       try pull.body(of: id, deadline: deadline)
@@ -49,7 +49,6 @@ public final class BodyFetches: Sendable {
 
   /// Asks for the body of the card `id`: `answer` gets it, or the error its one fetch ended in.
   public func ask(_ id: String, answer: @escaping Answer) {
-    let due = now() + deadline
     let (start, failure) = fetches.withLock { fetches -> (Bool, (any Error)?) in
       switch fetches[id] {
       case .failed(let error)?: return (false, error)
@@ -63,7 +62,7 @@ public final class BodyFetches: Sendable {
     }
     if let failure { return answer(.failure(failure)) }
     guard start else { return }
-    thread.async { [self] in finish(id, with: Result { try fetchOnce(id, due: due) }) }
+    thread.async { [self] in finish(id, with: Result { try fetch(id, now() + deadline) }) }
   }
 
   /// Takes `id` as asked of the server once and failed elsewhere (the body precache), so that
@@ -71,6 +70,14 @@ public final class BodyFetches: Sendable {
   public func failedElsewhere(_ id: String) {
     fetches.withLock { fetches in
       if fetches[id] == nil { fetches[id] = .failed(FailedAhead()) }
+    }
+  }
+
+  /// Forgets every failure: the cards can be asked for again (a new round of a type whose
+  /// every card failed, once the server answers again).
+  public func forgetFailures() {
+    fetches.withLock { fetches in
+      fetches = fetches.filter { _, fetch in if case .failed = fetch { false } else { true } }
     }
   }
 
@@ -84,11 +91,6 @@ public final class BodyFetches: Sendable {
   /// A body the precache asked for in vain.
   struct FailedAhead: Error, CustomStringConvertible {
     var description: String { "the card's body could not be fetched" }
-  }
-
-  private func fetchOnce(_ id: String, due: ContinuousClock.Instant) throws -> String {
-    guard now() < due else { throw APIError.transport(.timedOut) }
-    return try fetch(id, due)
   }
 
   private func finish(_ id: String, with result: Result<String, any Error>) {

@@ -175,6 +175,13 @@ final class ServerLink: Sendable {
       let enabled = Set(feed.statuses.filter(\.enabled).map(\.type.name))
       if let scores = try? store.scores(of: enabled) { feed.updateScores(scores) }
     }
+    let answered: Bool = if case .failed = outcome { false } else { true }
+    if answered, let feed = feed.withLock({ $0 }), feed.hasFailedTypes {
+      // The server answers again: a type whose every card failed gets a new round, its
+      // bodies asked for anew.
+      bodies.forgetFailures()
+      feed.renewFailedTypes()
+    }
     record(outcome)
     var line = ServerLine()
     if case .failed = outcome { line.offline = true }
