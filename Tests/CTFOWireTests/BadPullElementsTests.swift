@@ -34,7 +34,7 @@ import Testing
       pull.refused == [
         #"type 2 of the pull: no "name""#, "type 3 of the pull: not a type object",
         "the user's status: not a text", #"notification n2: no "text""#,
-        #"notification 3 of the pull: a bad "id""#, "notification n3: not a notification object",
+        #"notification 3 of the pull: a bad "id""#, "notification n3: a bad member",
         "removed id 2 of the pull: not an id",
         #"score 2 of the pull: a bad "cardId""#, #"the score of b: a bad "score""#,
         #"the score of c: no "scoredAt""#,

@@ -146,16 +146,17 @@ public enum Wire {
 
     init(from decoder: any Decoder) {
       do { self = .element(try Element(from: decoder)) } catch {
+        let object = try? decoder.container(keyedBy: Key.self)
         let name = Element.nameKey.flatMap { key in
-          try? decoder.container(keyedBy: Key.self).decode(
-            String.self, forKey: Key(stringValue: key))
+          try? object?.decode(String.self, forKey: Key(stringValue: key))
         }
-        self = .refused(name: name, reason: Self.reason(error))
+        self = .refused(name: name, reason: Self.reason(error, isObject: object != nil))
       }
     }
 
-    /// The error's words: the member missing or bad.
-    private static func reason(_ error: any Error) -> String {
+    /// The error's words: the member missing or bad. The decoder names no member for some
+    /// (a fraction where an integer goes): then an object has "a bad member".
+    private static func reason(_ error: any Error, isObject: Bool) -> String {
       switch error as? DecodingError {
       case .keyNotFound(let key, _)?: return "no \"\(key.stringValue)\""
       case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?,
@@ -164,7 +165,7 @@ public enum Wire {
         return "a bad \"\(key.stringValue)\""
       default: break
       }
-      return Element.notOne
+      return isObject && Element.nameKey != nil ? "a bad member" : Element.notOne
     }
 
     /// The elements; the others named in `refused` by name (at most 64 characters) or by
