@@ -73,8 +73,9 @@ final class LiveServices: AppServices {
   }
 
   func runHook(cardID: String, reaction: Reaction, time: Double) {
-    guard let hook, let card = card(for: cardID) else { return }
-    hook.run.start(FinalReaction(card: card, reaction: reaction, time: time))
+    // The reaction waits in the state database, queued by the change that made it final
+    // (even when its card has left its source since).
+    hook?.run.poke()
   }
 
   func deliverAnalytics() { analytics?.poke() }

@@ -65,6 +65,12 @@ public final class ReactionHook: Sendable {
     }
   }
 
+  /// Runs the hook on the reactions waiting in the state database, when it is fed from there.
+  public func poke() {
+    guard durable != nil else { return }
+    queue.async { [self] in drain() }
+  }
+
   /// Gives the hook each reaction waiting in the state database, oldest first, each taken off
   /// the queue once the hook has it (a quit while it runs does not run it twice).
   private func drain() {
