@@ -1,8 +1,9 @@
-import CTFOServer
 import Foundation
 import Synchronization
 import TestFixtures
 import Testing
+
+@testable import CTFOServer
 
 /// What one client's requests may cost every other client: upload memory reserved only once
 /// the route and the caller are known, rates per address behind a trusted proxy, and auths
@@ -33,6 +34,32 @@ import Testing
     #expect(events?.status == 200, "\(String(describing: events))")
     let auth = try await server.exchange(Server.auth("another"))
     #expect(auth?.status == 200, "\(String(describing: auth))")
+    withExtendedLifetime(held) {}
+  }
+
+  /// One client address not known may have a few bodies read at once: its ninth is refused
+  /// (`503`) while another address's auth is taken.
+  @Test func oneStrangersAddressHoldsAFewBodiesAtMost() async throws {
+    var settings = ServerSettings()
+    settings.trustedProxies = ["127.0.0.1"]
+    let server = try await Server(settings: settings)
+    defer { Task { await server.stop() } }
+    let from = "X-Forwarded-For: 10.0.0.7"
+    var held: [RawConnection] = []
+    for _ in 0..<Uploads.anonymousPerAddress {
+      let connection = try RawConnection(port: server.port)
+      connection.send(Server.head("POST", "/v1/auth", length: 1_000, headers: [from]) + "{")
+      held.append(connection)
+    }
+    // The held heads have reached the server once a request sent after them is answered.
+    _ = try await server.exchange(Server.head("GET", "/healthz"))
+    let body = String(repeating: " ", count: 1_000)
+    let ninth = try await server.exchange(
+      Server.head("POST", "/v1/auth", length: 1_000, headers: [from]) + body)
+    #expect(ninth?.status == 503, "\(String(describing: ninth))")
+    let other = try await server.exchange(
+      Server.auth("other", headers: ["X-Forwarded-For: 10.0.0.8"]))
+    #expect(other?.status == 200, "\(String(describing: other))")
     withExtendedLifetime(held) {}
   }
 

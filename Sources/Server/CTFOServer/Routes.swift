@@ -134,7 +134,7 @@ public enum Routes {
     router.add(middleware: ErrorMiddleware(metrics: settings.metrics))
     router.add(middleware: RequestChecks())
     router.add(middleware: UnreadBodies(routes: bodyRoutes))
-    let uploads = Uploads(settings: settings)
+    let uploads = Uploads(settings: settings, limits: limits)
     let housekeeping = Housekeeping(store: store, settings: settings)
     let authorize: @Sendable (Request, CTFOContext) async throws -> String = { request, context in
       if let caller = context.caller { return caller }

@@ -80,11 +80,20 @@ struct Uploads: Sendable {
   let bulk: WorkGate
   let light: WorkGate
   let deadline: Duration
+  /// The bodies of callers not known held at once, by client address.
+  let held: HeldByAddress
+  /// What names a request's client address (a trusted proxy's `X-Forwarded-For`).
+  let limits: Limits
 
   /// The largest body that goes through the light gate.
   static let lightBody = 64 << 10
+  /// The bodies one client address not known may have read at once: its share of the small
+  /// share, so that one address cannot hold every other stranger's auth.
+  static let anonymousPerAddress = 8
 
-  init(settings: ServerSettings) {
+  init(settings: ServerSettings, limits: Limits) {
+    self.limits = limits
+    held = HeldByAddress(limit: Self.anonymousPerAddress)
     known = UploadBudget(capacity: settings.uploadMemory)
     anonymous = UploadBudget(capacity: max(settings.uploadMemory / 8, 64 << 10))
     bulk = WorkGate(width: settings.concurrentUploads)
@@ -148,6 +157,15 @@ struct UploadLimits: RouterMiddleware {
     let upload = Upload(
       budget: context.caller == nil ? uploads.anonymous : uploads.known, largest: largest)
     defer { upload.end() }
+    // A caller refused already is read to drop its body: it holds nothing.
+    let address =
+      context.caller == nil && refusal == nil
+      ? uploads.limits.client(
+        peer: channel.remoteAddress?.ipAddress ?? "",
+        forwardedFor: request.headers[values: .xForwardedFor]) : nil
+    let entered = address.map { uploads.held.enter($0) } ?? false
+    defer { if entered, let address { uploads.held.leave(address) } }
+    if address != nil, !entered { refusal = .busy }
     let read: Result<ByteBuffer, APIFailure>
     do {
       read = try await upload.read(request.body, declared: declared, refusal: refusal)
@@ -358,6 +376,31 @@ final class HTTP10Answers: ChannelDuplexHandler, RemovableChannelHandler {
       }
       try? pipeline.addHandler(HTTP10Answers(), position: .before(codec))
       return true
+    }
+  }
+}
+
+/// Counts what each key holds at once, up to `limit`.
+final class HeldByAddress: Sendable {
+  private let limit: Int
+  private let counts = Mutex<[String: Int]>([:])
+
+  init(limit: Int) { self.limit = limit }
+
+  /// Takes one for `key`; false (and nothing taken) when it holds `limit` already.
+  func enter(_ key: String) -> Bool {
+    counts.withLock { counts in
+      let count = counts[key, default: 0]
+      guard count < limit else { return false }
+      counts[key] = count + 1
+      return true
+    }
+  }
+
+  func leave(_ key: String) {
+    counts.withLock { counts in
+      let count = counts[key, default: 1] - 1
+      counts[key] = count > 0 ? count : nil
     }
   }
 }
