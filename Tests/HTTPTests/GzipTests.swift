@@ -85,6 +85,19 @@ struct GzipTests {
     } throws: { "\($0)".contains("gzip") }
   }
 
+  /// Inflating is part of the exchange: it stops at the deadline, each step of it checked.
+  @Test func inflationStopsAtTheDeadline() throws {
+    let bomb = try Self.gzip("head -c 104857600 /dev/zero")
+    let clock = TestClock()
+    let deadline = Deadline(clock.now + .milliseconds(5)) {
+      clock.advance(by: .milliseconds(1))
+      return clock.now
+    }
+    #expect(throws: HTTPError.timedOut) {
+      try Gzip.inflate(bomb, limit: 64 << 20, deadline: deadline)
+    }
+  }
+
   @Test func aCorruptOrCutGzipBodyIsAnError() throws {
     let packed = try Self.gzip("printf '%s' 'some text that is long enough to be worth a body'")
     var flipped = packed
