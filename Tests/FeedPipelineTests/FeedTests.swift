@@ -144,6 +144,29 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     #expect(message.contains("No card can be prepared"))
   }
 
+  /// A type whose every card failed (its server down) left the feed "unavailable" until a
+  /// restart; once its source is back (a pull succeeds), a new round deals its cards again.
+  @Test func aFeedWhoseEveryCardFailedGoesOnWhenItsSourceIsBack() async throws {
+    let down = Mutex(true)
+    let source = CountingSource(counts: ["server": 3], failing: { _, _ in down.withLock { $0 } })
+    let feed = try await makeFeed(source)
+    feed.start()
+    guard case .unavailable = try await next(feed) else {
+      Issue.record("expected .unavailable")
+      return
+    }
+    #expect(feed.hasFailedTypes)
+    down.withLock { $0 = false }
+    feed.renewFailedTypes()
+    var ids: Set<String> = []
+    for _ in 0..<3 { ids.insert(try #require(try await next(feed).card).id) }
+    #expect(ids == ["server-0", "server-1", "server-2"])
+    let fetched = source.fetched
+    #expect(Set(fetched.prefix(3)).count == 3, "each card asked once while down: \(fetched)")
+    #expect(Set(fetched.dropFirst(3).prefix(3)).count == 3, "then once a round: \(fetched)")
+    feed.stop()
+  }
+
   @Test func disablingATypeWhilePreparingCancelsItsPreparations() async throws {
     let source = GatedSource(counts: ["a": 10, "b": 10])
     let feed = try await makeFeed(source, lookahead: 4)
@@ -230,7 +253,8 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     let gates = try await requests(2, of: source)
     let fetched = gates.map { "\($0.type)-\($0.ordinal)" }
     #expect(fetched.contains { $0 == first }, "\(fetched) against \(String(describing: first))")
-    let (dealtFirst, dealtSecond) = fetched[0] == first ? (gates[0], gates[1]) : (gates[1], gates[0])
+    let (dealtFirst, dealtSecond) =
+      fetched[0] == first ? (gates[0], gates[1]) : (gates[1], gates[0])
     async let waited = next(feed)
     dealtSecond.succeed()
     dealtFirst.succeed()

@@ -158,7 +158,10 @@ public final class Feed: Sendable {
   public func renewFailedTypes() {
     guard hasFailedTypes else { return }
     let (handoffs, effects) = state.withLock { s in
-      handOffToWaiters(&s, effects: s.engine.renewFailedTypes())
+      // Their failed fetches are forgotten with them: the new round asks the source again.
+      let renewed = Set(s.engine.standings.filter(\.failing).map(\.name))
+      s.fetches = s.fetches.filter { !($0.value.failed && renewed.contains($0.key.type)) }
+      return handOffToWaiters(&s, effects: s.engine.renewFailedTypes())
     }
     finish(handoffs, effects)
   }
