@@ -93,6 +93,22 @@ import Testing
     }
   }
 
+  /// An undo put the joke card back in the queue: turning the word type off makes the word
+  /// card's swipe final and leaves the joke card to come back.
+  @Test func aCardOfAnotherTypeWaitingToComeBackStays() {
+    withKnownIssue(Self.pending) {
+      var machine = wordAndFactSwiped(.clearTombstones)
+      #expect(machine.reduce(.app(.key(.character("u"))), now: 4) == [.findUndoCard(id: "f1")])
+      _ = machine.reduce(.undoCard(fact), now: 4)
+      _ = machine.reduce(.frameDrawn, now: 4)
+      _ = turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 5)
+      #expect(machine.session.window.tombstones.isEmpty)
+      _ = machine.reduce(.app(.key(.escape)), now: 6)
+      _ = machine.reduce(.app(.key(.right)), now: 6)
+      #expect(machine.screen.shownCard?.prepared.card.id == "j1")
+    }
+  }
+
   @Test func withBlockIfTombstonesATypeIsNotTurnedOffWhileSwipesCanBeUndone() {
     withKnownIssue(Self.pending) {
       var machine = wordAndFactSwiped(.blockIfTombstones)

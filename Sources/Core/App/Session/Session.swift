@@ -198,11 +198,13 @@ public struct Session: Sendable {
       type, to: enabled, enabled: enabledNow, window: &window, confirmed: confirmed)
     guard case .apply(let types, let effects) = decision else { return decision }
     let waiting = returned
-    if effects.isEmpty {
-      returned.removeAll { !types.contains($0.prepared.card.type) }
-    } else {
-      flushHeld(now: now)
+    // The last swipe's effects go before the commits the change makes.
+    if !effects.isEmpty { flushHeld(now: now) }
+    // A replaced collection throws the queue away; a type turned off takes only its cards.
+    if effects.contains(.replace) {
       returned = []
+    } else {
+      returned.removeAll { !types.contains($0.prepared.card.type) }
     }
     let returning = returned == waiting ? nil : queue(onScreen: nil)
     enqueue(
