@@ -200,6 +200,24 @@ import Testing
     try await roomy.answers()
   }
 
+  /// With the test fault switch on, its rules are sent in a body: read, not cut as a body
+  /// to a route that takes none.
+  @Test func theFaultSwitchsRulesAreRead() async throws {
+    var settings = ServerSettings()
+    settings.testFaults = true
+    let server = try await Server(settings: settings)
+    defer { Task { await server.stop() } }
+    let body = #"{"rules":[]}"#
+    let connection = try RawConnection(port: server.port)
+    connection.send(Server.head("PUT", "/_test/faults", length: body.utf8.count))
+    // The head has reached the route once a request sent after it is answered; the body
+    // comes after.
+    _ = try await server.exchange(Server.head("GET", "/healthz"))
+    connection.send(body)
+    let answer = try await onThread { connection.answer(within: 5) }
+    #expect(answer?.status == 204, "\(String(describing: answer))")
+  }
+
   /// A store that cannot be opened says where it is.
   @Test func aStoreThatCannotBeOpenedNamesItsPath() throws {
     let path = "/nonexistent-ctfo-folder-\(UUID().uuidString)/server.sqlite"

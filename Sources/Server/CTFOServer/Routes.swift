@@ -187,6 +187,8 @@ public enum Routes {
   static let bodyRoutes: Set<String> = [
     "POST /v1/auth", "POST /v1/events", "POST /import", "POST /mp/collect",
     "POST /debug/mp/collect", "POST /dashboard/login",
+    // The test fault switch's rules, when it is on (`--test-faults`).
+    "PUT /_test/faults",
   ]
 
   /// The HTTP/1.1 server with the settings' idle timeout, which also ends a head that never
