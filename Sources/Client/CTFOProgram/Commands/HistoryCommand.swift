@@ -12,8 +12,10 @@ struct HistoryCommand: ParsableCommand {
     discussion: """
       Keep what you liked: `ctfo history --reaction ctfo --format markdown > liked.md` writes \
       every card you swiped up, a section each with its text, source and link. --format csv \
-      has a header row and RFC 4180 quoting; --format jsonl is --json. Every format but JSON \
-      drops control characters from the cards' text.
+      has a header row and RFC 4180 quoting, and a ' before a cell that starts with = + - @, \
+      a tab or a carriage return, which a spreadsheet would read as a formula; --format jsonl \
+      is --json. Every format but JSON drops control characters from the cards' text; JSON \
+      writes them, and bidi controls, as \\u escapes.
       """)
 
   @OptionGroup var global: GlobalOptions
