@@ -72,8 +72,10 @@ TEST_FUZZ_SECONDS ?= 5
 # (DECISIONS.md, "Fuzzers and sanitisers: one SwiftPM product, the toolchain's own runtimes").
 SANITIZE_SKIP = --skip EndToEndTests
 
-# libFuzzer on the deck line parser, the sanitiser and layout, the config reader and the key
-# decoder, FUZZ_SECONDS each (Tests/Fuzz); new inputs kept in .build/fuzz/corpus.
+# libFuzzer on the deck line parser, the sanitiser and layout, the config reader, the key
+# decoder, mouse reports and keys through the decoding into the app's reducer and screen, the
+# server's answers and pulls, FUZZ_SECONDS each (Tests/Fuzz); new inputs kept in
+# .build/fuzz/corpus.
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
