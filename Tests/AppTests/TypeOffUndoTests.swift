@@ -6,13 +6,7 @@ import Testing
 
 /// Turning a type off changes the collection as turning one on does, so the undo window's
 /// `on-replace` strategy applies: a swipe of a type just turned off does not come back.
-///
-/// Known to fail until `TypeSettings.change` applies `on-replace` to a type turned off (a
-/// FeedCore change): each test then reports its known issue as not recorded, and the wrapper
-/// goes.
 @Suite struct TypeOffUndoTests {
-  static let pending: Comment = "TypeSettings.change applies on-replace only to a type turned on"
-
   let fact = Fixtures.prepared(Fixtures.asciiCard, width: 80, height: 24)
   let word = Fixtures.prepared(Fixtures.cjkCard, width: 80, height: 24)
   let joke = Fixtures.prepared(Fixtures.emojiCard, width: 80, height: 24)
@@ -64,69 +58,59 @@ import Testing
   }
 
   @Test func withClearTombstonesTurningATypeOffMakesEverySwipeFinal() {
-    withKnownIssue(Self.pending) {
-      var machine = wordAndFactSwiped(.clearTombstones)
-      let effects = turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 4)
-      #expect(effects == [.enableTypes(["fact", "joke"])])
-      #expect(machine.session.window.tombstones.isEmpty)
-      _ = machine.reduce(.app(.key(.escape)), now: 5)
-      #expect(machine.reduce(.app(.key(.character("u"))), now: 5) == [])
-      #expect(machine.screen.message == "Nothing to undo")
-    }
+    var machine = wordAndFactSwiped(.clearTombstones)
+    let effects = turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 4)
+    #expect(effects == [.enableTypes(["fact", "joke"])])
+    #expect(machine.session.window.tombstones.isEmpty)
+    _ = machine.reduce(.app(.key(.escape)), now: 5)
+    #expect(machine.reduce(.app(.key(.character("u"))), now: 5) == [])
+    #expect(machine.screen.message == "Nothing to undo")
   }
 
   @Test func withPreserveValidTombstonesOnlyTheTypeTurnedOffIsFinal() {
-    withKnownIssue(Self.pending) {
-      var machine = wordAndFactSwiped(.preserveValidTombstones)
-      _ = turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 4)
-      #expect(machine.session.window.tombstones.map(\.cardID) == ["f1"])
-      // The setting's write makes the word card's swipe final.
-      let written = machine.reduce(.frameDrawn, now: 4).flatMap { effect -> [UndoEffect] in
-        guard case .write(let write) = effect else { return [] }
-        return write.change.effects
-      }
-      #expect(
-        written.contains(
-          .commit(Tombstone(historyIndex: 0, cardID: "w1", type: "word", direction: .right))))
-      _ = machine.reduce(.app(.key(.escape)), now: 5)
-      #expect(machine.reduce(.app(.key(.character("u"))), now: 5) == [.findUndoCard(id: "f1")])
+    var machine = wordAndFactSwiped(.preserveValidTombstones)
+    _ = turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 4)
+    #expect(machine.session.window.tombstones.map(\.cardID) == ["f1"])
+    // The setting's write makes the word card's swipe final.
+    let written = machine.reduce(.frameDrawn, now: 4).flatMap { effect -> [UndoEffect] in
+      guard case .write(let write) = effect else { return [] }
+      return write.change.effects
     }
+    #expect(
+      written.contains(
+        .commit(Tombstone(historyIndex: 0, cardID: "w1", type: "word", direction: .right))))
+    _ = machine.reduce(.app(.key(.escape)), now: 5)
+    #expect(machine.reduce(.app(.key(.character("u"))), now: 5) == [.findUndoCard(id: "f1")])
   }
 
   /// An undo put the joke card back in the queue: turning the word type off makes the word
   /// card's swipe final and leaves the joke card to come back.
   @Test func aCardOfAnotherTypeWaitingToComeBackStays() {
-    withKnownIssue(Self.pending) {
-      var machine = wordAndFactSwiped(.clearTombstones)
-      #expect(machine.reduce(.app(.key(.character("u"))), now: 4) == [.findUndoCard(id: "f1")])
-      _ = machine.reduce(.undoCard(fact), now: 4)
-      _ = machine.reduce(.frameDrawn, now: 4)
-      _ = turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 5)
-      #expect(machine.session.window.tombstones.isEmpty)
-      _ = machine.reduce(.app(.key(.escape)), now: 6)
-      _ = machine.reduce(.app(.key(.right)), now: 6)
-      #expect(machine.screen.shownCard?.prepared.card.id == "j1")
-    }
+    var machine = wordAndFactSwiped(.clearTombstones)
+    #expect(machine.reduce(.app(.key(.character("u"))), now: 4) == [.findUndoCard(id: "f1")])
+    _ = machine.reduce(.undoCard(fact), now: 4)
+    _ = machine.reduce(.frameDrawn, now: 4)
+    _ = turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 5)
+    #expect(machine.session.window.tombstones.isEmpty)
+    _ = machine.reduce(.app(.key(.escape)), now: 6)
+    _ = machine.reduce(.app(.key(.right)), now: 6)
+    #expect(machine.screen.shownCard?.prepared.card.id == "j1")
   }
 
   @Test func withBlockIfTombstonesATypeIsNotTurnedOffWhileSwipesCanBeUndone() {
-    withKnownIssue(Self.pending) {
-      var machine = wordAndFactSwiped(.blockIfTombstones)
-      #expect(turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 4) == [])
-      #expect(machine.screen.message?.hasPrefix("Cannot change the types") == true)
-      #expect(machine.session.window.tombstones.count == 2)
-    }
+    var machine = wordAndFactSwiped(.blockIfTombstones)
+    #expect(turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 4) == [])
+    #expect(machine.screen.message?.hasPrefix("Cannot change the types") == true)
+    #expect(machine.session.window.tombstones.count == 2)
   }
 
   @Test func withAskUserTurningATypeOffAsksFirst() {
-    withKnownIssue(Self.pending) {
-      var machine = wordAndFactSwiped(.askUser)
-      #expect(turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 4) == [])
-      guard case .confirm = machine.screen.mode else {
-        Issue.record("no question: \(machine.screen.mode)")
-        return
-      }
-      #expect(machine.session.window.tombstones.count == 2)
+    var machine = wordAndFactSwiped(.askUser)
+    #expect(turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 4) == [])
+    guard case .confirm = machine.screen.mode else {
+      Issue.record("no question: \(machine.screen.mode)")
+      return
     }
+    #expect(machine.session.window.tombstones.count == 2)
   }
 }

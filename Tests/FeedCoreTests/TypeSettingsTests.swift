@@ -14,10 +14,45 @@ import Testing
     #expect(
       TypeSettings.change("fact", to: false, enabled: ["fact"], window: &window)
         == .refused(TypeSettings.lastTypeMessage))
+    var empty = UndoWindow(configuration: UndoConfiguration())
     #expect(
-      TypeSettings.change("fact", to: false, enabled: ["fact", "word"], window: &window)
+      TypeSettings.change("fact", to: false, enabled: ["fact", "word"], window: &empty)
         == .apply(enabled: ["word"], effects: []))
-    #expect(window.tombstones == [swiped])
+  }
+
+  /// Turning a type off changes the collection too: `on-replace` decides the swipes that can
+  /// still be undone, and the queues are not thrown away (no `.replace`).
+  @Test func eachStrategyDecidesATypeTurnedOff() {
+    var clear = window(.clearTombstones)
+    #expect(
+      TypeSettings.change("fact", to: false, enabled: ["fact", "word"], window: &clear)
+        == .apply(enabled: ["word"], effects: [.commit(swiped)]))
+    #expect(clear.tombstones.isEmpty)
+    var preserve = window(.preserveValidTombstones)
+    #expect(
+      TypeSettings.change("word", to: false, enabled: ["fact", "word"], window: &preserve)
+        == .apply(enabled: ["fact"], effects: []))
+    #expect(preserve.tombstones == [swiped])
+    var block = window(.blockIfTombstones)
+    guard
+      case .refused = TypeSettings.change(
+        "word", to: false, enabled: ["fact", "word"], window: &block)
+    else {
+      Issue.record("block-if-tombstones turned a type off")
+      return
+    }
+    var ask = window(.askUser)
+    guard
+      case .needsConfirmation = TypeSettings.change(
+        "word", to: false, enabled: ["fact", "word"], window: &ask)
+    else {
+      Issue.record("ask-user did not ask")
+      return
+    }
+    #expect(
+      TypeSettings.change(
+        "word", to: false, enabled: ["fact", "word"], window: &ask, confirmed: true)
+        == .apply(enabled: ["fact"], effects: [.commit(swiped)]))
   }
 
   @Test func eachStrategyDecidesAReEnabledType() {

@@ -1,7 +1,7 @@
 /// The rules of the settings screen's checkboxes (feed-logic.md, "Card Settings"), in one place
 /// for the app and for `ctfo enable` / `ctfo disable`.
 ///
-/// At least one type stays enabled. Turning a type (back) on replaces the feed's collection,
+/// At least one type stays enabled. Turning a type on or off replaces the feed's collection,
 /// so the undo window's `on-replace` strategy decides what happens to the swipes that can
 /// still be undone: commit them, keep the valid ones, refuse, or ask first.
 ///
@@ -33,7 +33,8 @@ public enum TypeSettings {
     var types = current
     if enabled { types.insert(type) } else { types.remove(type) }
     guard !types.isEmpty else { return .refused(lastTypeMessage) }
-    guard enabled, !current.contains(type) else { return .apply(enabled: types, effects: []) }
+    // Turning a type on or off changes the collection: `on-replace` applies either way.
+    guard types != current else { return .apply(enabled: types, effects: []) }
     var trial = window
     var effects = trial.replaceCollection(enabledTypes: types)
     if confirmed, effects.contains(where: \.isQuestion) {
@@ -47,6 +48,8 @@ public enum TypeSettings {
       }
     }
     window = trial
+    // A type turned off leaves the queues with its cards; the rest of them stays.
+    if !enabled { effects.removeAll { $0 == .replace } }
     return .apply(enabled: types, effects: effects)
   }
 }
