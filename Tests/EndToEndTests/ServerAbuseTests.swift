@@ -84,16 +84,18 @@ import TestFixtures
     return Int(limit.rlim_cur)
   }
 
-  /// 1,000 connections each declare a 2 MiB batch of events, send a quarter of it and hold:
-  /// the server refuses what it cannot hold (`503`) before reading it, its memory stays
-  /// under 200 MB, and a normal client's `304` stays under 50 ms (p50) meanwhile.
+  /// 1,000 connections of another install each declare a 2 MiB batch of events, send a
+  /// quarter of it and hold: the server refuses what it cannot hold (`503`, or `429` past the
+  /// install's rate) before reading it, its memory stays under 200 MB, and a normal client's
+  /// `304` stays under 50 ms (p50) meanwhile.
   @Test func heldBodiesNeitherExhaustMemoryNorStallOthers() throws {
     let server = try ServerProcess(deck: ServerFaultTests.deck)
     defer { server.stop() }
     let client = try NormalClient(port: server.port)
+    let holder = try NormalClient(port: server.port, install: "holder")
     let count = min(1000, Self.openFileLimit() - 200)
     let head = Self.head(
-      "POST", "/v1/events", length: 2 << 20, headers: ["Authorization: Bearer \(client.token)"])
+      "POST", "/v1/events", length: 2 << 20, headers: ["Authorization: Bearer \(holder.token)"])
     let part = [UInt8](repeating: 0x20, count: 512 << 10)
     var held: [RawConnection] = []
     for _ in 0..<count {
