@@ -116,22 +116,11 @@ public final class Feed: Sendable {
   /// again after `onReady`); `.unavailable` when nothing can be prepared. Showing a card starts
   /// the preparation of one more.
   public func takeNext() -> FeedItem {
-    let (item, refill) = takeNextDeferringRefill()
-    self.refill(refill)
+    let area = self.area.withLock { $0 }
+    let (item, effects) = state.withLock { take(&$0, area: area) }
+    perform(effects)
     return item
   }
-
-  /// `takeNext()` without starting the preparation of the card that replaces it: the app
-  /// starts it with `refill` once the card taken is on screen, so the frame that answers a key
-  /// does not wait for a task to start.
-  public func takeNextDeferringRefill() -> (item: FeedItem, refill: [FeedEffect]) {
-    let area = self.area.withLock { $0 }
-    return state.withLock { take(&$0, area: area) }
-  }
-
-  /// Starts what `takeNextDeferringRefill()` deferred (a slot that left the queue meanwhile is
-  /// not started).
-  public func refill(_ effects: [FeedEffect]) { perform(effects) }
 
   /// The next card, waiting for one to be ready if none is.
   public func next() async -> FeedItem {

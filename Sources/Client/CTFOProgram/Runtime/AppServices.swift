@@ -14,8 +14,6 @@ protocol AppServices {
   func takeReports() -> [WriterReport]
   /// A card from the feed (`.loading` while none is ready); starts the preparation of one more.
   func takeFromFeed() -> FeedItem
-  /// Starts what taking from the feed left for after the frame (the next card's preparation).
-  func frameDrawn()
   /// A card by id, laid out for the screen; nil when its source removed it.
   func undoCard(id: String) -> PreparedCard?
   /// Gives a change to the state writer.

@@ -202,10 +202,7 @@ final class InteractiveApp {
   private func draw() {
     repeat {
       session.show(machine)
-      // The next card's preparation starts once the frame is out (`takeFromFeed` defers it).
-      services.frameDrawn()
       perform(machine.reduce(.frameDrawn, now: now))
     } while machine.screen.waitsForAFrame && !quitting
-    services.frameDrawn()
   }
 }

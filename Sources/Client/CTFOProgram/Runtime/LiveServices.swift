@@ -21,8 +21,6 @@ final class LiveServices: AppServices {
   private let link: ServerLink?
   /// The state database's data version at the last look (see `storedSettings`).
   private var dataVersion: Int64?
-  /// The preparations taking a card called for, started after the frame that shows it.
-  private var deferredRefill: [FeedEffect] = []
   /// The analytics sinks (nil when analytics are off: nothing is sent then).
   private let analytics: AnalyticsRunner?
   /// `[hooks] reaction`, with its failures.
@@ -60,17 +58,7 @@ final class LiveServices: AppServices {
 
   func takeReports() -> [WriterReport] { reports.take() }
 
-  func takeFromFeed() -> FeedItem {
-    let (item, refill) = feed.takeNextDeferringRefill()
-    deferredRefill += refill
-    return item
-  }
-
-  func frameDrawn() {
-    let refill = deferredRefill
-    deferredRefill = []
-    feed.refill(refill)
-  }
+  func takeFromFeed() -> FeedItem { feed.takeNext() }
 
   func undoCard(id: String) -> PreparedCard? { prepared(id: id) }
 
