@@ -61,7 +61,7 @@ import Testing
     let writer = Thread {
       let handle = FileHandle(forWritingAtPath: path)
       handle?.write(Data("0123456789abcdef0123\nmore".utf8))
-      Thread.sleep(forTimeInterval: 20)
+      Thread.sleep(forTimeInterval: 60)
       try? handle?.close()
     }
     writer.start()
@@ -69,7 +69,7 @@ import Testing
     let hash = try await onThread { try AdminToken.hash(fromFile: path) }
     let took = ContinuousClock.now - start
     #expect(hash == Token.hash("0123456789abcdef0123"))
-    #expect(took < .seconds(10), "\(took): read to the end, not to the first line")
+    #expect(took < .seconds(30), "\(took): read to the end, not to the first line")
   }
 
   /// Dashboard logins are rate-limited per client address: the eleventh guess in a minute
