@@ -55,7 +55,7 @@ private final class ScriptedDisplay: AppDisplay {
 /// swipe.
 @Suite(.timeLimit(.minutes(2)))
 struct TypedBeforeLaunchTests {
-  @Test func twoSwipesAndAQuitTypedBeforeLaunchSwipeTwoDrawnCardsAndQuit() throws {
+  @Test func twoSwipesAndAQuitTypedBeforeLaunchSwipeTwoDrawnCardsAndQuit() async throws {
     let home = try LiveHome()
     let machine = AppMachine(
       screen: AppState(width: 80, height: 24, motion: .none),
@@ -63,9 +63,17 @@ struct TypedBeforeLaunchTests {
         window: home.window, returning: try home.launch.state.returning()),
       disabledTypes: home.services.disabledTypes(), now: 10)
     let display = ScriptedDisplay(batches: [[.key(.right), .key(.right), .key(.character("q"))]])
-    InteractiveApp(
-      session: display, wakeFD: home.wake.fd, services: home.services, machine: machine
-    ).run(launched: [])
+    // The run loop blocks in poll(2): it runs on a thread of its own, as `main` does, not on
+    // one of the cooperative threads the feed's preparations need. Only that thread touches
+    // the app and the display until it ends.
+    nonisolated(unsafe) let app = InteractiveApp(
+      session: display, wakeFD: home.wake.fd, services: home.services, machine: machine)
+    await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        app.run(launched: [])
+        ended.resume()
+      }
+    }
     // The keys typed before launch were not pressed on a placeholder the first frame drew.
     #expect(display.readBeforeTheFirstFrame)
 
