@@ -1,5 +1,6 @@
 import App
 import CardText
+import FeedCore
 import Screens
 import TestFixtures
 import Testing
@@ -35,7 +36,7 @@ import Testing
   /// card keeps a cell on it.
   @Test(arguments: [1, 2, 3, 44, 2026] as [UInt64])
   func anyDragIsDrawn(seed: UInt64) {
-    var random = SplitMix(seed: seed)
+    var random = SeededGenerator(seed: seed)
     var state = Fixtures.showing(Fixtures.asciiCard)
     let kinds: [MouseEvent.Kind] = [.press, .drag, .drag, .drag, .release, .wheelUp]
     for _ in 0..<400 {
@@ -66,18 +67,5 @@ import Testing
         state.feed = again.feed
       }
     }
-  }
-}
-
-/// SplitMix64: a seeded generator, so that a failing run can be run again.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

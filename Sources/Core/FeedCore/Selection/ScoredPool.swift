@@ -223,12 +223,11 @@ public struct ScoredPool: Sendable {
     heap.insert(Entry(score: value, tie: tie(o), ordinal: o, version: versions))
   }
 
-  /// A random rank for the card in this round (SplitMix64 of the salt, the card and the cycle).
+  /// A random rank for the card in this round: SplitMix64 of the salt, the card and the cycle.
   private func tie(_ o: Int32) -> UInt64 {
-    var z = salt &+ UInt64(UInt32(bitPattern: o)) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(cycle) << 40
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+    var mix = SplitMix64(
+      state: salt ^ UInt64(UInt32(bitPattern: o)) << 20 ^ UInt64(truncatingIfNeeded: cycle) << 52)
+    return mix.next()
   }
 
   /// The best live heap entry, dropping stale ones.
