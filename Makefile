@@ -1,4 +1,5 @@
-# ctfo — build, run, test, benchmark. `make run` and `make test` install what is missing.
+# ctfo — build, run, test, benchmark. `make run` installs what building and running ctfo needs,
+# `make test` what the tests need too (scripts/install-deps.sh).
 PREFIX ?= /usr/local
 SWIFT ?= swift
 # Type metadata through accessors, not mangled names, in every module (ArgumentParser's too):
@@ -18,22 +19,27 @@ BIN = .build/release/ctfo
 SERVER_SCRATCH = .build/server
 SERVER = $(SERVER_SCRATCH)/release/ctfo-server
 
-.PHONY: all deps build build-info build-ctfo build-server run serve test fuzz fuzz-long sanitize mutants bench \
-  install uninstall clean release-flags dist deb dist-test
+.PHONY: all deps deps-app deps-server deps-test deps-bench build build-info build-ctfo build-server \
+  run serve test fuzz fuzz-long sanitize mutants bench install uninstall clean release-flags dist \
+  deb dist-test
 
 all: build
 
-# System packages the build and the tests need (apt-get when run as root).
+# System packages, when missing: apt-get as root, else the one `apt-get install` line. `app` to
+# build and run ctfo, `server` ctfo-server, `test` and `bench` their benches; `deps` all of them.
 deps:
-	@./scripts/install-deps.sh
+	@./scripts/install-deps.sh app server test bench
+
+deps-app deps-server deps-test deps-bench:
+	@./scripts/install-deps.sh $(@:deps-%=%)
 
 # `ctfo`, fully static, and `ctfo-server`, the reference CTFO server (a product of its own).
 build: build-ctfo build-server
 
-build-ctfo: deps build-info
+build-ctfo: deps-app build-info
 	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
 
-build-server: deps build-info
+build-server: deps-server build-info
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SERVER_SCRATCH) --product ctfo-server
 
 # The commit `--version` prints, written where the build reads it (only when it changed).
@@ -55,7 +61,7 @@ serve: build-server
 # cooperative threads (two on a 2-core CI machine), which would starve the unit suites' deadline
 # races
 # (DECISIONS.md, "End-to-end tests start tmux with a clean signal mask, in a run of their own").
-test: build dist deb
+test: deps-test build dist deb
 	$(SWIFT) test $(COLOUR) --parallel --skip EndToEndTests --skip ReactionHookTests \
 	  --skip TypedBeforeLaunchTests
 	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) $(SWIFT) test $(COLOUR) \
@@ -79,7 +85,7 @@ SANITIZE_SKIP = --skip EndToEndTests
 # decoder, mouse reports and keys through the decoding into the app's reducer and screen, the
 # server's answers and pulls, FUZZ_SECONDS each (Tests/Fuzz); new inputs kept in
 # .build/fuzz/corpus.
-fuzz: deps
+fuzz: deps-app
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
 # A long fuzzing run before a release: each fuzzer for ten minutes, and the feed's model-based
@@ -90,7 +96,7 @@ fuzz-long:
 
 # The unit suites once under ThreadSanitizer, once under AddressSanitizer with LeakSanitizer
 # (each its own build); Tests/tsan.supp and Tests/lsan.supp say which reports are not ctfo's.
-sanitize: deps
+sanitize: deps-test
 	TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/tsan.supp \
 	  $(SWIFT) test --scratch-path .build/tsan --sanitize=thread $(SANITIZE_SKIP)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
@@ -98,10 +104,10 @@ sanitize: deps
 
 # Each small bug of mutants/*.patch in a scratch copy (.build-mutants), the suites that cover it
 # run against it: prints each mutant's fate and the score, fails if any survives.
-mutants: deps
+mutants: deps-test
 	SWIFT=$(SWIFT) ./scripts/mutants.sh
 
-bench: deps build-info
+bench: deps-bench build-info
 	RELEASE="$(RELEASE)" SERVER_SCRATCH=$(SERVER_SCRATCH) ./bench/run.sh
 
 # The release build's flags, for scripts that build on their own (bench/run.sh).
