@@ -74,34 +74,6 @@ public protocol CardStore: Sendable {
   func dashboard(at time: Int64, minReactions: Int) async throws -> DashboardData
 }
 
-/// A store the server cannot use as it is.
-public enum CardStoreError: Error, Equatable, CustomStringConvertible {
-  /// A newer ctfo-server migrated the store past the versions known here.
-  case newerSchema(store: String, version: Int, known: Int)
-  /// The store's server could not be reached, or refused the connection; `reason` says why.
-  case unreachable(store: String, reason: String)
-
-  public var description: String {
-    switch self {
-    case .newerSchema(let store, let version, let known):
-      "\(store) was migrated by a newer ctfo-server (schema version \(version); this one knows "
-        + "up to \(known)): update ctfo-server"
-    case .unreachable(let store, let reason):
-      "cannot use \(store): \(reason)"
-    }
-  }
-
-  /// The exit status of a command that meets it (sysexits): a store migrated by a newer build
-  /// is a configuration to change (`EX_CONFIG`), an unreachable one a service down
-  /// (`EX_UNAVAILABLE`).
-  public var exitCode: Int32 {
-    switch self {
-    case .newerSchema: 78
-    case .unreachable: 69
-    }
-  }
-}
-
 extension CardStore {
   public func epochAtOnce() -> String? { nil }
   public func revisionAtOnce(install: String?, feed: PullFeed) -> Int64? { nil }
@@ -123,40 +95,5 @@ extension CardStore {
     own.scores = Array(whole.scores.dropFirst(shared.scores.count))
     own.userStatus = whole.userStatus
     return own
-  }
-}
-
-/// The change a pull sends.
-public struct Changes: Sendable {
-  public var full: Bool
-  public var types: [Wire.CardType] = []
-  public var cards: [Wire.Card] = []
-  public var removed: [String] = []
-  public var scores: [Wire.Score] = []
-  public var notifications: [Wire.Notification] = []
-  /// The status set for the install that pulls; nil is the default, `Changes.defaultStatus`.
-  public var userStatus: String?
-
-  /// The status of a user the operator set none for.
-  public static let defaultStatus = "active"
-}
-
-/// What a prune deleted.
-public struct PruneReport: Sendable, Equatable {
-  public var tokens = 0
-  public var events = 0
-  public var installs = 0
-}
-
-/// What loading the decks changed.
-public struct LoadReport: Sendable, Equatable {
-  public var added = 0
-  public var changed = 0
-  public var removed = 0
-
-  public init(added: Int = 0, changed: Int = 0, removed: Int = 0) {
-    self.added = added
-    self.changed = changed
-    self.removed = removed
   }
 }

@@ -1,5 +1,3 @@
-import Hummingbird
-import NIOCore
 import Prometheus
 import Synchronization
 
@@ -163,44 +161,4 @@ struct StatusLabel {
 
   var code: Int? { index < Self.codes.count ? Self.codes[index] : nil }
   var label: String { code.map(String.init) ?? "other" }
-}
-
-/// Counts each request by route and status, with its time to an answer. A request whose
-/// handler throws past every other middleware counts as `500`.
-struct RequestMetrics<Context: RequestContext>: RouterMiddleware {
-  let metrics: ServerMetrics
-
-  func handle(
-    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-  ) async throws -> Response {
-    let start = ContinuousClock.now
-    let route = RouteName(path: request.uri.path)
-    do {
-      let response = try await next(request, context)
-      metrics.request(
-        route: route, status: response.status.code, took: ContinuousClock.now - start)
-      return response
-    } catch {
-      metrics.request(route: route, status: 500, took: ContinuousClock.now - start)
-      throw error
-    }
-  }
-}
-
-/// Counts a connection open from the moment the server takes it until it closes.
-final class ConnectionCount: ChannelInboundHandler, RemovableChannelHandler {
-  typealias InboundIn = NIOAny
-  let gauge: Gauge
-
-  init(gauge: Gauge) {
-    self.gauge = gauge
-  }
-
-  func handlerAdded(context: ChannelHandlerContext) {
-    gauge.increment()
-  }
-
-  func handlerRemoved(context: ChannelHandlerContext) {
-    gauge.decrement()
-  }
 }
