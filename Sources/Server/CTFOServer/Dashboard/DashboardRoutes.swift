@@ -19,7 +19,7 @@ enum DashboardRoutes {
   static let cookie = "ctfo_admin"
 
   static func add(
-    to router: Router<CTFOContext>, store: any CardStore, settings: ServerSettings,
+    to router: Router<CTFOContext>, store: any ReportStore, settings: ServerSettings,
     uploads: Uploads, limits: Limits
   ) {
     let admin = settings.adminTokenHash

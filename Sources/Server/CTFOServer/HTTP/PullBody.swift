@@ -200,7 +200,7 @@ public final class PullCache: Sendable {
   /// is the one kept (then `fromMemory` is called). Built from the store otherwise, and kept
   /// when the revision did not move while it was read.
   func shared(
-    store: any CardStore, feed: PullFeed, bodyLimit: Int, fromMemory: () -> Void = {}
+    store: any PullStore, feed: PullFeed, bodyLimit: Int, fromMemory: () -> Void = {}
   ) async throws -> PullBody.Shared {
     let key = Key(
       epoch: try await store.epoch(), feed: feed,

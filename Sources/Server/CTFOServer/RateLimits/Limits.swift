@@ -16,7 +16,7 @@ struct Limits: Sendable {
   /// The proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
   let trustedProxies: Set<String>
 
-  init(settings: ServerSettings, store: any CardStore) {
+  init(settings: ServerSettings, store: any RequestCountStore) {
     trustedProxies = settings.trustedProxies
     sharedInstalls =
       store.sharesRequestCounts

@@ -28,10 +28,10 @@ final class SharedRates: Sendable {
 
   private let perMinute: Int
   private let clock: @Sendable () -> Int64
-  private let store: any CardStore
+  private let store: any RequestCountStore
   private let state = Mutex(State())
 
-  init(perMinute: Int, clock: @escaping @Sendable () -> Int64, store: any CardStore) {
+  init(perMinute: Int, clock: @escaping @Sendable () -> Int64, store: any RequestCountStore) {
     self.perMinute = perMinute
     self.clock = clock
     self.store = store
@@ -43,7 +43,8 @@ final class SharedRates: Sendable {
     let now = clock()
     let window = Self.window(now)
     return state.withLock { state -> Int? in
-      var count = state.counts[install].flatMap { $0.window == window ? $0 : nil }
+      var count =
+        state.counts[install].flatMap { $0.window == window ? $0 : nil }
         ?? Count(window: window)
       guard count.own + count.others < perMinute else {
         state.counts[install] = count

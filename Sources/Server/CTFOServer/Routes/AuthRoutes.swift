@@ -6,7 +6,7 @@ import NIOCore
 
 extension Routes {
   static func auth(
-    _ request: Request, store: any CardStore, settings: ServerSettings, limits: Limits
+    _ request: Request, store: any PullStore & TokenStore, settings: ServerSettings, limits: Limits
   ) async throws -> Response {
     let body: ByteBuffer
     do {
@@ -46,7 +46,7 @@ extension Routes {
   /// The install of the request's bearer token; `401` without a good one, `429` past the
   /// address's or the install's rate.
   static func authorize(
-    _ request: Request, _ context: CTFOContext, store: any CardStore, settings: ServerSettings,
+    _ request: Request, _ context: CTFOContext, store: any TokenStore, settings: ServerSettings,
     limits: Limits
   ) async throws -> String {
     // The address is charged only for what the install's rate does not limit: a request

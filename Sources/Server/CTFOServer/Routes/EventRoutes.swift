@@ -14,7 +14,7 @@ enum EventRoutes {
   static let maxBatch = 2000
 
   static func add(
-    to router: Router<CTFOContext>, store: any CardStore, settings: ServerSettings,
+    to router: Router<CTFOContext>, store: any EventStore, settings: ServerSettings,
     limits: Limits, housekeeping: Housekeeping, uploads: Uploads,
     authorize: @escaping @Sendable (Request, CTFOContext) async throws -> String
   ) {
@@ -90,7 +90,7 @@ enum EventRoutes {
   /// A request refused whole, nothing of it stored: Mixpanel's answer, and a dead letter of
   /// `sink` on the dashboard.
   private static func refuseWhole(
-    sink: String, store: any CardStore, code: Int, error: String, status: String,
+    sink: String, store: any EventStore, code: Int, error: String, status: String,
     _ httpStatus: HTTPResponse.Status
   ) async throws -> Response {
     try? await store.countRefused(sink: sink, records: 0, requests: 1)
@@ -99,7 +99,7 @@ enum EventRoutes {
   }
 
   private static func importEvents(
-    _ request: Request, sink: String, install: String?, store: any CardStore,
+    _ request: Request, sink: String, install: String?, store: any EventStore,
     metrics: ServerMetrics
   ) async throws -> Response {
     let bytes: [UInt8]
@@ -367,7 +367,7 @@ enum EventRoutes {
   /// and keeps the valid events sent with `secret`; `/debug/mp/collect` keeps nothing and lists
   /// the problems.
   private static func collect(
-    _ request: Request, store: any CardStore, secret: String?, debug: Bool,
+    _ request: Request, store: any EventStore, secret: String?, debug: Bool,
     metrics: ServerMetrics
   ) async throws -> Response {
     let bytes: [UInt8]

@@ -7,7 +7,7 @@ import NIOCore
 enum OperatorRoutes {
   /// `clock`: the wall clock in milliseconds, by which a health check is a second old.
   static func add(
-    to router: Router<CTFOContext>, store: any CardStore, metrics: ServerMetrics,
+    to router: Router<CTFOContext>, store: any PullStore, metrics: ServerMetrics,
     clock: @escaping @Sendable () -> Int64
   ) {
     let ready = ready(store: store, metrics: metrics, clock: clock)
@@ -26,7 +26,7 @@ enum OperatorRoutes {
   }
 
   private static func ready(
-    store: any CardStore, metrics: ServerMetrics, clock: @escaping @Sendable () -> Int64
+    store: any PullStore, metrics: ServerMetrics, clock: @escaping @Sendable () -> Int64
   ) -> @Sendable (Request, CTFOContext) async throws -> Response {
     let readiness = Readiness(store: store, clock: clock)
     let throttle = LogThrottle()
@@ -50,7 +50,7 @@ enum OperatorRoutes {
   }
 }
 
-extension CardStore {
+extension PullStore {
   /// Throws unless the store answers a query (the one every pull asks first) and, for a
   /// store in a file, its disk has room for the writes requests make.
   func answers() async throws {

@@ -9,7 +9,7 @@ extension Routes {
   /// A full pull is built around the shared part `cache` keeps (`PullBody`); a delta from the
   /// rows stamped after the client's revision. Either in gzip when the request accepts it.
   static func pull(
-    _ request: Request, store: any CardStore, settings: ServerSettings, install: String,
+    _ request: Request, store: any PullStore, settings: ServerSettings, install: String,
     cache: PullCache
   ) async throws -> Response {
     let ask = try PullAsk(
@@ -51,8 +51,8 @@ extension Routes {
   /// request is not one these answer (a bad token, a delta, a bad feed), and the route answers
   /// it. Charges the rates as the route does; past one, its `429`.
   static func pullAtOnce(
-    _ request: HTTPRequest, address: String, store: any CardStore, settings: ServerSettings,
-    limits: Limits, cache: PullCache
+    _ request: HTTPRequest, address: String, store: any PullStore & TokenStore,
+    settings: ServerSettings, limits: Limits, cache: PullCache
   ) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?)? {
     guard request.authority != nil, let fields = PullFields(request.headerFields),
       let header = fields.authorization, header.hasPrefix("Bearer "),

@@ -10,13 +10,13 @@ final class Readiness: Sendable {
     var checkedAt: Int64?
     var running: Task<String?, Never>?
   }
-  private let store: any CardStore
+  private let store: any PullStore
   private let clock: @Sendable () -> Int64
   private let deadline: Duration
   private let state = Mutex(State())
 
   init(
-    store: any CardStore, clock: @escaping @Sendable () -> Int64,
+    store: any PullStore, clock: @escaping @Sendable () -> Int64,
     deadline: Duration = .seconds(2)
   ) {
     self.store = store

@@ -3,11 +3,11 @@ import Synchronization
 /// Prunes the store (`CardStore.prune`) on a request that finds it due, at most once a
 /// minute of the settings' clock: no task of its own, and nothing to prune while idle.
 final class Housekeeping: Sendable {
-  private let store: any CardStore
+  private let store: any OperatorStore
   private let settings: ServerSettings
   private let last = Mutex<Int64?>(nil)
 
-  init(store: any CardStore, settings: ServerSettings) {
+  init(store: any OperatorStore, settings: ServerSettings) {
     self.store = store
     self.settings = settings
   }
