@@ -6,7 +6,7 @@ import Testing
 
 /// What a store keeps of its reads for the pulls answered at once (`RecentReads`,
 /// `KnownTokens`): a second, no longer, and never across this process's own change.
-@Suite struct StoreMemoryTests {
+@Suite struct RecentReadsTests {
   /// A clock moved by hand.
   final class Hands: Sendable {
     private let instant = Mutex(ContinuousClock.now)
