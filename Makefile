@@ -102,8 +102,8 @@ sanitize: deps-test
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
 	  $(SWIFT) test --scratch-path .build/asan --sanitize=address $(SANITIZE_SKIP)
 
-# Each small bug of mutants/*.patch in a scratch copy (.build-mutants), the suites that cover it
-# run against it: prints each mutant's fate and the score, fails if any survives.
+# Each small bug of Tests/Mutants/*.patch in a scratch copy (.build-mutants), the suites that
+# cover it run against it: prints each mutant's fate and the score, fails if any survives.
 mutants: deps-test
 	SWIFT=$(SWIFT) ./scripts/mutants.sh
 

@@ -5,7 +5,7 @@
 # as a bearer token or through the login's cookie), that it asks for nothing but itself, runs
 # no script and logs no error, that every bar is as tall as its count says (in the markup and
 # as rendered), that the tables say the seeded counts and that hostile names stay text; saves a
-# full-page screenshot to .build/dashboard.png (scripts/dashboard_browser.py holds the test).
+# full-page screenshot to .build/dashboard.png (Tests/Scripts/dashboard_browser.py holds the test).
 # Bounded by 60 s; the server is stopped on exit.
 # Usage: scripts/dashboard-browser-test.sh [SERVER_BINARY]   (default .build/server/release/ctfo-server)
 set -euo pipefail
@@ -26,4 +26,4 @@ fi
 
 # The script keeps its own 60 s deadline and stops the server; this one is for a script that hangs
 # anyway (SIGTERM, then SIGKILL 5 s later; the server dies with it).
-timeout -k 5 75 python3 scripts/dashboard_browser.py "$server"
+timeout -k 5 75 python3 Tests/Scripts/dashboard_browser.py "$server"

@@ -3,7 +3,7 @@
 # 100 simulated clients pulling and posting events for DURATION seconds, while one server
 # process is killed with SIGKILL at a third of the run and started again on its port. Passes
 # when every event a client got a 2xx for is stored exactly once, no event is stored twice,
-# and every client's last pull succeeds (scripts/load_kill.py holds the clients and the check).
+# and every client's last pull succeeds (Tests/Scripts/load_kill.py holds the clients and the check).
 # Everything runs in a temporary folder on loopback, on free ports, and is stopped on exit.
 # Usage: scripts/load-kill-test.sh [SERVER_BINARY]   (default .build/server/release/ctfo-server)
 # Environment: DURATION (seconds of load, default 60), CLIENTS (default 100),
@@ -113,7 +113,7 @@ curl -sf -o /dev/null "$url/readyz" || { echo "nginx or the servers do not answe
 echo "servers on ports ${server_port[1]} and ${server_port[2]}, nginx on $nginx_port"
 
 start=$(date +%s.%N)
-python3 scripts/load_kill.py run "$url" --clients "$clients" --duration "$duration" \
+python3 Tests/Scripts/load_kill.py run "$url" --clients "$clients" --duration "$duration" \
   --out "$work/result.json" &
 driver=$!
 pids[driver]=$driver
@@ -159,5 +159,5 @@ done
 pg_temp_psql ctfo -A -t -F '|' \
   -c "SELECT owner, insert_id, copies FROM events WHERE sink = 'ctfo'" >"$work/rows.txt"
 for warning in "${stop_warnings[@]}"; do echo "$warning"; done
-python3 scripts/load_kill.py check "$work/result.json" "$work/rows.txt" \
+python3 Tests/Scripts/load_kill.py check "$work/result.json" "$work/rows.txt" \
   --kill-at "$kill_at" --restart-at "$restart_at" || { show_logs; exit 1; }

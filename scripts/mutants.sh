@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Puts each small bug of mutants/*.patch into a scratch copy of the tree, one at a time, runs
-# the unit suites that cover it, and says whether they caught it. Usage:
+# Puts each small bug of Tests/Mutants/*.patch into a scratch copy of the tree, one at a time,
+# runs the unit suites that cover it, and says whether they caught it. Usage:
 #   scripts/mutants.sh [PREFIX...]     (every mutant when none is named; e.g. `03 17`)
 # A patch is `git diff` output after two header lines:
 #   Mutant: what the bug does
@@ -60,9 +60,9 @@ field() { sed -n "s/^$1: //p" "$2" | head -n 1; }
 
 patches=()
 if [ $# -eq 0 ]; then
-  patches=(mutants/*.patch)
+  patches=(Tests/Mutants/*.patch)
 else
-  for prefix in "$@"; do patches+=(mutants/"$prefix"*.patch); done
+  for prefix in "$@"; do patches+=(Tests/Mutants/"$prefix"*.patch); done
 fi
 
 start=$(date +%s)
@@ -125,5 +125,5 @@ echo
 echo "$killed killed, $survived survived, $unbuilt did not build, $unapplied did not apply" \
   "($((judged > 0 ? 100 * killed / judged : 0)) % of those that ran killed) in" \
   "$(( ($(date +%s) - start) / 60 )) min"
-[ "$unapplied" -eq 0 ] || echo "refresh the patches that did not apply (mutants/README.md)"
+[ "$unapplied" -eq 0 ] || echo "refresh the patches that did not apply (Tests/Mutants/README.md)"
 [ "$survived" -eq 0 ] || exit 1

@@ -33,7 +33,8 @@ import tempfile
 import time
 import urllib.parse
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The checkout: this file is Tests/Scripts/dashboard_browser.py.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHROMIUM = "/usr/bin/chromium"
 DEADLINE_SECONDS = 60
 # A string that runs script wherever it lands in markup unescaped: the name of an event.
