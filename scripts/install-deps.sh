@@ -61,6 +61,8 @@ group_test() {
   # The end-to-end suites drive the app in tmux; the store tests read with sqlite3; TLS tests
   # run `openssl s_server`; scripts/schemathesis.sh asks for a token with curl.
   commands tmux || want tmux
+  # DecksTests read fortune's own cookie files and their strfile indexes.
+  files /usr/share/games/fortunes/riddles.dat || want fortunes-min
   commands sqlite3 || want sqlite3
   commands openssl || want openssl
   commands curl || want curl

@@ -1,7 +1,8 @@
 import FeedCore
 
-/// Checks deck files without touching the database (`ctfo deck check FILE...`): the same
-/// parser as the index, the same problems, duplicate ids across the files included.
+/// Checks deck files, JSON Lines or fortune's, without touching the database (`ctfo deck
+/// check FILE...`): the same reader as the index, the same problems, duplicate ids across the
+/// files included.
 public enum DeckCheck {
   /// What checking found: the problems, and how many cards would load.
   public struct Report: Sendable, Hashable {
@@ -30,9 +31,8 @@ public enum DeckCheck {
     var firstSeen: [String: (path: String, line: Int, index: Int)] = [:]
     for path in paths {
       do {
-        var parser = DeckParser()
-        try DeckFile(path: path).forEachLine { text, line in
-          switch parser.parse(text) {
+        let outcome = try DeckEntries.read(DeckFile(path: path)) { entry, line in
+          switch entry {
           case .blank: break
           case .header(let header): contents.types += header.types
           case .problem(let message):
@@ -53,6 +53,7 @@ public enum DeckCheck {
             }
           }
         }
+        contents.report.problems += outcome.problems
       } catch {
         contents.report.problems.append(
           error as? DeckProblem ?? DeckProblem(path: path, message: "\(error)"))

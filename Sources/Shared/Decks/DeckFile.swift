@@ -62,23 +62,29 @@ package final class DeckFile {
     try forEachLine { _, _ in }
   }
 
-  /// Calls `body` with every line and its 1-based number.
+  /// Calls `body` with every line and its 1-based number, and `progress` after each chunk with
+  /// the bytes read so far and the file's size.
   ///
   /// - Returns: the content hash (FNV-1a, 64 bits, hex).
   /// - Throws: a `DeckProblem` when reading fails, or what `body` throws.
   @discardableResult
-  package func forEachLine(_ body: LineBody) throws -> String {
+  package func forEachLine(
+    progress: ((Int64, Int64) -> Void)? = nil, _ body: LineBody
+  ) throws -> String {
     guard lseek(descriptor, 0, SEEK_SET) == 0 else {
       throw DeckProblem.unreadable(path, errno: errno)
     }
     var splitter = LineSplitter()
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
     defer { chunk.deallocate() }
+    var done: Int64 = 0
     while true {
       let count = read(descriptor, chunk.baseAddress, Self.chunkSize)
       guard count >= 0 else { throw DeckProblem.unreadable(path, errno: errno) }
       if count == 0 { break }
       try splitter.feed(UnsafeRawBufferPointer(rebasing: chunk[..<count]), body)
+      done += Int64(count)
+      progress?(done, size)
     }
     try splitter.finish(body)
     return String(splitter.hash, radix: 16)

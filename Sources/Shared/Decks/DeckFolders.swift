@@ -55,6 +55,69 @@ public enum DeckFolders {
     return names.sorted().map { "\(folder)/\($0)" }
   }
 
+  /// The decks of `folder`, by name: its `*.jsonl` files and its fortune files (each file
+  /// with a strfile index beside it, and each `*.u8` or `*.fortune` file; a `riddles.u8` whose
+  /// `riddles` is listed is the same deck, once). None when it cannot be read.
+  public static func decks(in folder: String?) -> [String] {
+    guard let folder else { return [] }
+    let names = Set(entries(of: folder))
+    return names.compactMap { deckName(of: $0, among: names) }.reduce(into: Set<String>()) {
+      $0.insert($1)
+    }.sorted().map { join(folder, $0) }
+  }
+
+  /// The deck a change of the file `name` in `folder` concerns: the file itself when it is a
+  /// deck, the fortune file of an index (`riddles.dat`) or of a `.u8` twin; nil for any
+  /// other file (an editor's `.facts.jsonl.swp`, `facts.jsonl~`, a README).
+  public static func deckPath(ofName name: String, in folder: String) -> String? {
+    let exists = { (other: String) in
+      FileStamp.of(join(folder, other)).map { $0.size >= 0 } ?? false
+    }
+    if name.hasSuffix(".jsonl") { return join(folder, name) }
+    if name.hasPrefix(".") || name.hasSuffix("~") { return nil }
+    if name.hasSuffix(".dat") {
+      let text = String(name.dropLast(4))
+      return text.isEmpty || !exists(text) ? nil : deckPath(ofName: text, in: folder)
+    }
+    if name.hasSuffix(".u8"), name.count > 3, exists(String(name.dropLast(3))) {
+      return join(folder, String(name.dropLast(3)))
+    }
+    if name.hasSuffix(".u8") || name.hasSuffix(".fortune") || exists(name + ".dat") {
+      return join(folder, name)
+    }
+    return nil
+  }
+
+  /// The deck name `name` lists, knowing the folder's other names.
+  private static func deckName(of name: String, among names: Set<String>) -> String? {
+    if name.hasSuffix(".jsonl") { return name }
+    if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".dat") { return nil }
+    if name.hasSuffix(".u8"), names.contains(String(name.dropLast(3))) {
+      return String(name.dropLast(3))
+    }
+    if name.hasSuffix(".u8") || name.hasSuffix(".fortune") || names.contains(name + ".dat") {
+      return name
+    }
+    return nil
+  }
+
+  private static func join(_ folder: String, _ name: String) -> String {
+    folder == "/" ? "/\(name)" : "\(folder)/\(name)"
+  }
+
+  private static func entries(of folder: String) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+    return names
+  }
+
   /// This program's path (`/proc/self/exe`), or nil where it cannot be read.
   public static func executablePath() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

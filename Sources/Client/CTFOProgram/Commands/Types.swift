@@ -14,7 +14,7 @@ struct Types: ParsableCommand {
     let launch = try Launch(global.values)
     let disabled = try launch.state.disabledTypes()
     var out = StandardOutput()
-    for entry in try launch.index.catalog() {
+    for entry in try launch.types().catalog {
       let type = entry.type
       let enabled = !disabled.contains(type.name)
       if json {

@@ -50,7 +50,9 @@ public enum ConfigReader {
   public static let keysTable = "keys"
   /// The tables there are: key bindings, where analytics go (`[analytics]`), and commands run
   /// on events (`[hooks]`).
-  public static let tables = [keysTable, "analytics", "hooks"]
+  /// Also a type's label over the one its deck gives (`[labels]`, `riddles = "Riddles"`), and
+  /// the feeds subscribed to (`[feeds]`, `name = "https://..."`).
+  public static let tables = [keysTable, "analytics", "hooks", "labels", "feeds"]
 
   private static func lineOfInvalidUTF8(_ bytes: [UInt8]) -> Int {
     var line = 1
@@ -145,7 +147,8 @@ private struct LineScanner {
     skipSpace()
     guard ConfigReader.tables.contains(name), consume(UInt8(ascii: "]")) else {
       throw problem(
-        "tables other than [keys], [analytics] and [hooks] are not settings of ctfo; write "
+        "tables other than [keys], [analytics], [hooks], [labels] and [feeds] are not settings "
+          + "of ctfo; write "
           + "'key = value' lines before the first table")
     }
     skipSpace()

@@ -52,6 +52,11 @@ public struct Configuration: Equatable, Sendable {
   /// `mouse = false` (or `true`): whether the app asks the terminal for mouse reports; unset,
   /// it does where terminfo names them (`kmous`).
   public var mouse: Bool?
+  /// `[labels]`: a type's label over its deck's (`riddles = "Riddles & jokes"`), by type name.
+  public var labels: [String: String] = [:]
+  /// `[feeds]`: the feeds subscribed to in the config file, by the name given them (their
+  /// type); `ctfo feed add` keeps its own list in the state folder.
+  public var feeds: [String: String] = [:]
 
   public static let keys = [
     "undo-limit", "on-replace", "on-launch", "lookahead", "server", "server-ca", "pull-interval",
@@ -215,6 +220,17 @@ public struct Configuration: Equatable, Sendable {
     case "hooks.reaction":
       guard !value.allSatisfy(\.isWhitespace) else { throw bad("a command") }
       reactionHook = value
+    case _ where key.hasPrefix("labels."):
+      let name = String(key.dropFirst("labels.".count))
+      guard !value.isEmpty, value.utf8.count <= 64, !value.unicodeScalars.contains(where: {
+        $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+      }) else { throw bad("a label of at most 64 bytes, without control characters") }
+      labels[name] = value
+    case _ where key.hasPrefix("feeds."):
+      guard value.hasPrefix("https://") || value.hasPrefix("http://") else {
+        throw bad("an http:// or https:// address of a feed")
+      }
+      feeds[String(key.dropFirst("feeds.".count))] = value
     case _ where key.hasPrefix("analytics."):
       try analytics.set(String(key.dropFirst("analytics.".count)), to: value, in: origin)
     default:

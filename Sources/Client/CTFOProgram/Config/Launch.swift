@@ -79,7 +79,17 @@ struct Launch {
     for path in decks.suffix(files.count) where access(path, R_OK) != 0 {
       throw CLIError("cannot read the deck \(path): \(Errors.text(errno))", exitCode: 66)
     }
-    let report = syncDecks ? try index.sync(decks: decks) : SyncReport()
+    var progress = ReadProgress.standardErrorIfTerminal.map {
+      ReadProgress(now: ReadProgress.monotonic, write: $0)
+    }
+    let report =
+      syncDecks
+      ? try index.sync(
+        decks: decks,
+        progress: progress == nil ? nil : { path, done, total in
+          progress?.update(path, done, total)
+        }) : SyncReport()
+    progress?.finish()
     problems = report.problems
     // A deck's bad lines are said when it is (re)indexed, not again on every run; `deck check`
     // and the settings screen list them all. A file that cannot be read is said every time.
@@ -121,8 +131,14 @@ struct Launch {
   }
 
   /// Every type with its card count, and the types the settings enable.
+  /// A label of config.toml's `[labels]` replaces its deck's.
   func types() throws -> (catalog: [TypeCount], enabled: Set<String>) {
-    let catalog = try index.catalog()
+    let labels = configuration.labels
+    let catalog = try index.catalog().map { entry in
+      var entry = entry
+      if let label = labels[entry.type.name] { entry.type.label = label }
+      return entry
+    }
     return (catalog, Set(catalog.map(\.type.name)).subtracting(try state.disabledTypes()))
   }
 

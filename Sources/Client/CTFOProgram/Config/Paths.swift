@@ -49,8 +49,8 @@ public struct Paths: Equatable, Sendable {
 
   /// What to say when no deck file was found: the folders searched, and what to do.
   public var noDecksMessage: String {
-    "no decks found: no *.jsonl file in \(userDecks), nor in the bundled decks (looked in "
-      + "\(bundledSearch)). Put a deck in \(userDecks), or give one with --deck FILE."
+    "no decks found: no *.jsonl or fortune file in \(userDecks), nor in the bundled decks "
+      + "(looked in \(bundledSearch)). Put a deck in \(userDecks), or give one with --deck FILE."
   }
 
   /// Every deck to load, in order: bundled, the user's folder, then `--deck` files (relative
@@ -58,7 +58,7 @@ public struct Paths: Equatable, Sendable {
   public func decks(extra: [String]) -> [String] {
     let cwd = Environment.currentDirectory() ?? "."
     let flagged = extra.map { $0.hasPrefix("/") ? $0 : "\(cwd)/\($0)" }
-    return DeckFolders.jsonl(in: bundledDecks) + DeckFolders.jsonl(in: userDecks) + flagged
+    return DeckFolders.jsonl(in: bundledDecks) + DeckFolders.decks(in: userDecks) + flagged
   }
 
   /// The reaction hook's last failure (`HookFailures`), beside the state database.

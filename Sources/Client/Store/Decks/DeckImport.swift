@@ -17,20 +17,21 @@ struct DeckImport {
 
   let database: StateDatabase
   let deck: Int64
+  /// Called now and then with the bytes read and the file's size.
+  var progress: ((Int64, Int64) -> Void)? = nil
 
   func run(_ file: DeckFile, ordinals: inout OrdinalBook) throws {
     try database.write { db in
       try db.run("DELETE FROM cards WHERE deck = ?", [.integer(deck)])
       try db.run("UPDATE decks SET size = -1, hash = '' WHERE id = ?", [.integer(deck)])
     }
-    var parser = DeckParser()
     var header = DeckHeader(name: nil, types: [])
     var problems: [DeckProblem] = []
     var batch: [IndexedCard] = []
     batch.reserveCapacity(Self.batchSize)
     let inserter = BatchInserter(database: database, deck: deck)
-    let hash = try file.forEachLine { text, line in
-      switch parser.parse(text) {
+    let outcome = try DeckEntries.read(file, progress: progress) { entry, line in
+      switch entry {
       case .blank: break
       case .header(let parsed): header = parsed
       case .card(let card):
@@ -45,7 +46,7 @@ struct DeckImport {
     }
     try inserter.enqueue(batch)
     try inserter.finish()
-    try complete(file, hash: hash, header: header, problems: problems)
+    try complete(file, hash: outcome.hash, header: header, problems: outcome.problems + problems)
   }
 
   private func complete(

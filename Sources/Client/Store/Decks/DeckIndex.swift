@@ -25,8 +25,14 @@ public struct DeckIndex: Sendable {
   /// the database's sync lock, so two processes never import the same deck twice.
   ///
   /// Never inside `StateDatabase.transaction` (the import writes from a thread of its own).
-  public func sync(decks paths: [String]) throws -> SyncReport {
-    try DeckSync(database: database).run(paths)
+  ///
+  /// `progress` is called now and then while a deck is read: its path, the bytes read, its size.
+  public func sync(
+    decks paths: [String], progress: ((String, Int64, Int64) -> Void)? = nil
+  ) throws -> SyncReport {
+    var sync = DeckSync(database: database)
+    sync.progress = progress
+    return try sync.run(paths)
   }
 
   /// Every type with its metadata and number of cards, by name.

@@ -24,6 +24,8 @@ struct DeckSync {
   }
 
   let database: StateDatabase
+  /// Told the path, the bytes read and the size while a deck is imported.
+  var progress: ((String, Int64, Int64) -> Void)?
   private var report = SyncReport()
   private var touched: Set<Int64> = []
   private var changed = false
@@ -126,7 +128,9 @@ struct DeckSync {
     touched.insert(deck)
     if ordinals == nil { try prepareImports() }
     do {
-      try DeckImport(database: database, deck: deck).run(file, ordinals: &ordinals!)
+      var importer = DeckImport(database: database, deck: deck)
+      if let progress { importer.progress = { progress(file.path, $0, $1) } }
+      try importer.run(file, ordinals: &ordinals!)
       report.indexed.append(file.path)
     } catch let problem as DeckProblem {
       report.problems.append(problem)

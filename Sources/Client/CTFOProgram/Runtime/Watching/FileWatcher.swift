@@ -16,9 +16,9 @@ import Synchronization
 /// (`IN_MODIFY`), which would wake the app hundreds of times for one save, or for each of the
 /// app's own writes to its state (every swipe, a pull, each analytics flush).
 ///
-/// A deck path counts when it is one of `files` (reported as given) or a `*.jsonl` directly in
-/// one of `folders` (reported as the folder, without its trailing slashes, `/`, the name: what
-/// `Paths` lists). Anything else, such as an editor's `.facts.jsonl.swp`, `4913` or
+/// A deck path counts when it is one of `files` (reported as given) or a deck directly in one
+/// of `folders` (`DeckFolders.deckPath`: a `*.jsonl` or fortune file, reported as the folder,
+/// without its trailing slashes, `/`, the name: what `Paths` lists). Anything else, such as an editor's `.facts.jsonl.swp`, `4913` or
 /// `facts.jsonl~`, is no deck change. In `stateFolder`, any file closed after a write or moved
 /// in is a state change: a command such as `ctfo disable` closes its connection when it exits.
 /// Another running app's change, whose files stay open, is seen at the next key, where the app
@@ -182,8 +182,8 @@ public final class FileWatcher: Sendable {
     /// The path a change of `name` reports, if it counts.
     func path(of name: String) -> String? {
       if let file = files[name] { return file }
-      guard let decks, name.hasSuffix(".jsonl") else { return nil }
-      return decks == "/" ? "/" + name : decks + "/" + name
+      guard let decks else { return nil }
+      return DeckFolders.deckPath(ofName: name, in: decks)
     }
   }
 
@@ -287,7 +287,7 @@ public final class FileWatcher: Sendable {
     func everything() -> Set<String> {
       var paths = Set(files)
       for watch in watches.values {
-        if let decks = watch.decks { paths.formUnion(DeckFolders.jsonl(in: decks)) }
+        if let decks = watch.decks { paths.formUnion(DeckFolders.decks(in: decks)) }
       }
       return paths
     }
