@@ -154,7 +154,7 @@ CONTROL
 server=$(root ctfo-server)
 install -d "$server/usr/bin" "$server/usr/lib/systemd/system"
 strip_to "$CTFO_SERVER_BIN" "$server/usr/bin/ctfo-server"
-install -m 644 "$debian/ctfo-server.service" "$debian/ctfo-server@.service" \
+install -m 644 Resources/systemd/ctfo-server.service Resources/systemd/ctfo-server@.service \
   "$server/usr/lib/systemd/system/"
 man_page ctfo-server ctfo-server.1
 docs ctfo-server

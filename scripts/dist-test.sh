@@ -71,6 +71,11 @@ for path in bin/ctfo bin/ctfo-server share/ctfo/decks/facts.jsonl share/man/man1
   check
   [ -s "$top/$path" ] || fail "$name/$path is missing or empty in $archive"
 done
+for unit in ctfo-server.service ctfo-server@.service; do
+  check
+  cmp -s "$top/lib/systemd/system/$unit" "Resources/systemd/$unit" ||
+    fail "$name/lib/systemd/system/$unit is not Resources/systemd/$unit"
+done
 check
 owners=$(tar -tvzf "$archive" | awk '{ print $2 }' | sort -u)
 [ "$owners" = 0/0 ] || fail "$archive holds files not owned by 0/0: $owners"

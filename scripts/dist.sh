@@ -19,6 +19,10 @@ strip_to "$CTFO_BIN" "$top/bin/ctfo"
 strip_to "$CTFO_SERVER_BIN" "$top/bin/ctfo-server"
 install -m 644 Resources/decks/*.jsonl "$top/share/ctfo/decks/"
 install -m 644 Resources/man/ctfo.1 Resources/man/ctfo-server.1 "$top/share/man/man1/"
+# The server's systemd units, the .deb's: where systemd looks under a prefix (/usr/local).
+install -d "$top/lib/systemd/system"
+install -m 644 Resources/systemd/ctfo-server.service Resources/systemd/ctfo-server@.service \
+  "$top/lib/systemd/system/"
 # Completions from the binary that ships, which knows its own options.
 complete() { env -i HOME="$stage" "$top/bin/ctfo" --generate-completion-script "$1" > "$2"; }
 complete bash "$top/share/bash-completion/completions/ctfo"
