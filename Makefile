@@ -36,15 +36,19 @@ deps-app deps-server deps-test deps-bench:
 # `ctfo`, fully static, and `ctfo-server`, the reference CTFO server (a product of its own).
 build: build-ctfo build-server
 
+# scripts/swift-build.sh runs nothing when no source changed since the build that left the
+# binary, and SwiftPM in the same environment from any terminal (its manifest cache keys on it).
 build-ctfo: deps-app build-info
-	$(SWIFT) build $(RELEASE_FLAGS) --product ctfo
+	@SWIFT=$(SWIFT) ./scripts/swift-build.sh $(BIN) $(RELEASE_FLAGS) --product ctfo
 
 build-server: deps-server build-info
-	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SERVER_SCRATCH) --product ctfo-server
+	@SWIFT=$(SWIFT) ./scripts/swift-build.sh $(SERVER) $(RELEASE_FLAGS) \
+	  --scratch-path $(SERVER_SCRATCH) --product ctfo-server
 
-# The commit `--version` prints, written where the build reads it (only when it changed).
+# The commit `--version` prints and what `--version --verbose` adds (the toolchain, every
+# package's resolved version), written where the build reads it (only when it changed).
 build-info:
-	@./scripts/build-info.sh
+	@SWIFT=$(SWIFT) ./scripts/build-info.sh
 
 # The app needs `ctfo` alone: a first `make run` does not wait for the server's build.
 run: build-ctfo

@@ -28,12 +28,14 @@ man_page() {
   gzip -9n < "Resources/man/$2" > "$(root "$1")/usr/share/man/man1/$2.gz"
 }
 
-# /usr/share/doc/PACKAGE: the DEP-5 copyright, the Debian changelog, the upstream changelog.
+# /usr/share/doc/PACKAGE: the DEP-5 copyright, the Debian changelog, the upstream changelog, and
+# DEPENDENCIES, what the package's program was built from (its `--version --verbose`).
 docs() {
   local doc
   doc=$(root "$1")/usr/share/doc/$1
   install -d "$doc"
   install -m 644 "$debian/copyright" "$doc/copyright"
+  env -i "$(root "$1")/usr/bin/$1" --version --verbose > "$doc/DEPENDENCIES"
   gzip -9n < CHANGELOG.md > "$doc/changelog.gz"
   {
     echo "$1 ($VERSION) unstable; urgency=medium"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Checks what `make dist` and `make deb` wrote: the archive unpacked anywhere runs with an empty
-# environment, its ctfo is static, a second build gives the same bytes; the packages have their
-# layout, run from a folder they are extracted into, and pass lintian; the man pages render
-# without a warning. Prints each failure and exits 1 if there was any.
+# environment, its ctfo is static, a second build gives the same bytes; the archive and the
+# packages say what they were built from (DEPENDENCIES), as the programs do, and it is what the
+# build checked out; the packages have their layout, run from a folder they are extracted into,
+# and pass lintian; the man pages render without a warning. Prints each failure and exits 1 if there was any.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/release-env.sh || exit 1
-need file:file groff:groff-base man:man-db lintian:lintian curl:curl
+need file:file groff:groff-base man:man-db lintian:lintian curl:curl python3:python3
 
 tmp=$(mktemp -d)
 server=""
@@ -67,7 +68,7 @@ top=$tmp/unpacked/$name
 for path in bin/ctfo bin/ctfo-server share/ctfo/decks/facts.jsonl share/man/man1/ctfo.1 \
   share/man/man1/ctfo-server.1 share/bash-completion/completions/ctfo \
   share/zsh/site-functions/_ctfo share/fish/vendor_completions.d/ctfo.fish README.md LICENSE \
-  CHANGELOG.md; do
+  CHANGELOG.md DEPENDENCIES; do
   check
   [ -s "$top/$path" ] || fail "$name/$path is missing or empty in $archive"
 done
@@ -100,6 +101,52 @@ out=$(clean archive "$top/bin/ctfo-server" --version 2>&1)
   fail "ctfo-server --version from the unpacked archive printed: $out"
 check
 serves "the unpacked archive" "$top/bin/ctfo-server"
+
+# What the release was built from: DEPENDENCIES is what both programs print with --version
+# --verbose (the version line, the toolchain, then IDENTITY VERSION REVISION a package), its
+# toolchain the one here, its packages the ones each program's build checked out (the
+# workspace-state.json of its scratch folder), every one of them.
+listed=$(cat "$top/DEPENDENCIES" 2>/dev/null)
+for program in ctfo ctfo-server; do
+  check
+  out=$(clean archive "$top/bin/$program" --version --verbose 2>&1)
+  [ "$out" = "$listed" ] || fail "bin/$program --version --verbose differs from $name/DEPENDENCIES:" \
+    "$(diff <(echo "$listed") <(echo "$out"))"
+done
+check
+[ "$(sed -n 1p <<<"$listed")" = "$(clean archive "$top/bin/ctfo" --version)" ] ||
+  fail "$name/DEPENDENCIES does not start with the version line: $(sed -n 1p <<<"$listed")"
+check
+toolchain=$(${SWIFT:-swift} --version 2>&1 | head -1)
+[ "$(sed -n 2p <<<"$listed")" = "$toolchain" ] ||
+  fail "$name/DEPENDENCIES names the toolchain '$(sed -n 2p <<<"$listed")', not '$toolchain'"
+# The packages a build checked out, as build-info.sh lists them: checked_out BINARY.
+checked_out() {
+  local dir
+  dir=$(dirname "$1")
+  while [ "$dir" != . ] && [ "$dir" != / ] && [ ! -f "$dir/workspace-state.json" ]; do
+    dir=$(dirname "$dir")
+  done
+  python3 - "$dir/workspace-state.json" <<'PY' | LC_ALL=C sort
+import json, sys
+for dependency in json.load(open(sys.argv[1]))["object"]["dependencies"]:
+    state = dependency["state"]
+    checkout = state.get("checkoutState", {})
+    version = checkout.get("version") or (
+        "branch:" + checkout["branch"] if checkout.get("branch") else "-")
+    print(dependency["packageRef"]["identity"], version, checkout.get("revision", state["name"]))
+PY
+}
+packages=$(tail -n +3 <<<"$listed")
+for binary in "$CTFO_BIN" "$CTFO_SERVER_BIN"; do
+  check
+  if ! built=$(checked_out "$binary"); then
+    fail "no workspace-state.json above $binary: cannot check what its build checked out"
+  elif [ -z "$packages" ] || [ "$packages" != "$built" ]; then
+    fail "$name/DEPENDENCIES does not list the packages the build of $binary checked out:" \
+      "$(diff <(echo "$packages") <(echo "$built"))"
+  fi
+done
 
 # A second build of the same commit gives the same bytes.
 mkdir "$tmp/again"
@@ -147,9 +194,15 @@ for deb in "${debs[@]}"; do
       done ;;
   esac
   for path in $paths "usr/share/doc/$package/copyright" \
-    "usr/share/doc/$package/changelog.Debian.gz" "usr/share/doc/$package/changelog.gz"; do
+    "usr/share/doc/$package/changelog.Debian.gz" "usr/share/doc/$package/changelog.gz" \
+    "usr/share/doc/$package/DEPENDENCIES"; do
     grep -q " \./$path\$" <<<"$contents" || fail "$deb does not hold /$path"
   done
+  check
+  out=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$package/DEPENDENCIES")
+  [ -n "$out" ] && [ "$out" = "$listed" ] ||
+    fail "$deb: /usr/share/doc/$package/DEPENDENCIES differs from $name/DEPENDENCIES:" \
+      "$(diff <(echo "$listed") <(echo "$out"))"
   check
   head -1 <(dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$package/copyright") |
     grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||

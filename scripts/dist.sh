@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes dist/ctfo-VERSION-linux-ARCH.tar.gz and its .sha256 from the binaries `make build`
-# left: bin/ (stripped), share/ (decks, man pages, completions) and the docs, under one top
-# folder. Reproducible: one commit, the same bytes (sorted names, the commit's time, owner 0,
+# left: bin/ (stripped), share/ (decks, man pages, completions), the docs and DEPENDENCIES (what
+# it was built from), under one top folder. Reproducible: one commit, the same bytes (sorted names, the commit's time, owner 0,
 # fixed modes, gzip without a name or time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,9 @@ complete bash "$top/share/bash-completion/completions/ctfo"
 complete zsh "$top/share/zsh/site-functions/_ctfo"
 complete fish "$top/share/fish/vendor_completions.d/ctfo.fish"
 install -m 644 README.md LICENSE CHANGELOG.md "$top/"
+# What the release was built from: its version and commit, the toolchain, and every package
+# of the graph with its resolved version and revision (scripts/build-info.sh), as it says.
+env -i "$top/bin/ctfo" --version --verbose > "$top/DEPENDENCIES"
 find "$top" -type f ! -path "$top/bin/*" -exec chmod 644 {} +
 find "$top" -type d -exec chmod 755 {} +
 stamp "$top"

@@ -13,6 +13,16 @@ case $VERSION in
   [0-9]*.[0-9]*) ;;
   *) echo "$0: $CTFO_BIN --version printed no version" >&2; exit 1 ;;
 esac
+# Both binaries must say what they were built from, and say the same (scripts/build-info.sh).
+DEPENDENCIES=$(env -i "$CTFO_BIN" --version --verbose)
+if [ "$(printf '%s\n' "$DEPENDENCIES" | wc -l)" -lt 3 ]; then
+  echo "$0: $CTFO_BIN --version --verbose lists no dependencies: build it with make" >&2
+  exit 1
+elif [ "$(env -i "$CTFO_SERVER_BIN" --version --verbose)" != "$DEPENDENCIES" ]; then
+  echo "$0: $CTFO_BIN and $CTFO_SERVER_BIN were built from different commits or packages" \
+    "(--version --verbose): run make build" >&2
+  exit 1
+fi
 # Every file of a release takes the last commit's time, so that one commit gives the same bytes
 # (outside git, as in an unpacked source archive: CHANGELOG.md's time).
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(

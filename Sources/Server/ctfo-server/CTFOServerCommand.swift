@@ -35,6 +35,9 @@ struct CTFOServerCommand: AsyncParsableCommand {
 
   /// Runs the command; a `Refusal` is one line on stderr and its exit status.
   static func main() async {
+    if Release.asksForVerbose(Array(CommandLine.arguments.dropFirst())) {
+      return print(Release.verbose)
+    }
     do {
       var command = try parseAsRoot()
       if var command = command as? AsyncParsableCommand {

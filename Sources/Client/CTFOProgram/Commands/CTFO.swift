@@ -62,6 +62,7 @@ public struct CTFO: ParsableCommand {
     if let request = NextHotPath.request(arguments) {
       return reportingErrors { try Next.run(request) }
     }
+    if Release.asksForVerbose(arguments) { return print(Release.verbose) }
     suggestCommand(for: arguments)
     reportingErrors {
       var command = try parseSkippingTheCompletionProbe(arguments)
