@@ -33,6 +33,7 @@ extension PostgresCardStore {
       return served
     }
     let reacts = cards.contains { SQLiteCardStore.weights[$0.name] != nil }
+    let settings = personalisation
     // Only a reaction changes what pulls send (its install's scores): a batch without one
     // takes no revision, so no lock that the other processes' batches wait for.
     guard let install, reacts else {
@@ -40,7 +41,6 @@ extension PostgresCardStore {
     }
     try await changing(for: install) { db, revision in
       let served = try await write(db)
-      var touched: Set<String> = []
       var tally = DashboardTally()
       for event in cards where SQLiteCardStore.weights[event.name] != nil {
         guard let card = event.cardID, let type = served[card] else { continue }
@@ -51,6 +51,10 @@ extension PostgresCardStore {
           """
         ).first?.decode((String, Int64).self)
         if let old, old.1 > event.time { continue }
+        let weights = SQLiteCardStore.weights
+        try await Self.learn(
+          install: install, card: card, weight: weights[event.name] ?? 0, at: event.time,
+          old: old.map { (weights[$0.0] ?? 0, $0.1) }, settings: settings, db)
         try await db.run(
           """
           INSERT INTO reactions (install_id, card_id, type, reaction, time)
@@ -59,15 +63,10 @@ extension PostgresCardStore {
             time = excluded.time, type = excluded.type
           """)
         tally.react(card: card, type: type, from: old?.0, to: event.name)
-        touched.insert(type)
       }
       try await Self.keep(tally, install: nil, at: time, db)
-      var rescored = 0
-      for type in touched.sorted() {
-        rescored += try await Self.score(
-          type: type, install: install, at: time, revision: revision, db)
-      }
-      return ((), rescored > 0)
+      // What pulls send changes when the install's scores are made anew (`rescorePending`).
+      return ((), false)
     }
   }
 
@@ -174,42 +173,6 @@ extension PostgresCardStore {
           requests = dash_refused.requests + excluded.requests
         """)
     }
-  }
-
-  /// rule of `SQLiteCardStore`; returns how many scores changed.
-  static func score(
-    type: String, install: String, at time: Int64, revision: Int64, _ db: PostgresConnection
-  ) async throws -> Int {
-    var counts: [(reaction: String, count: Double)] = []
-    for row in try await db.rows(
-      """
-      SELECT reaction, COUNT(*) FROM reactions WHERE install_id = \(install) AND type = \(type)
-      GROUP BY reaction
-      """)
-    {
-      let (reaction, count) = try row.decode((String, Int64).self)
-      counts.append((reaction, Double(count)))
-    }
-    let weights = SQLiteCardStore.weights
-    let total = counts.reduce(0) { $0 + $1.count }
-    let weight = counts.reduce(0) { $0 + (weights[$1.reaction] ?? 0) * $1.count }
-    let affinity = (weight + 1) / (total + 2)
-    let most = counts.max { ($0.count, $1.reaction) < ($1.count, $0.reaction) }?.reaction ?? "CTFO"
-    let reason = "you often \(most) \(type)"
-    return try await db.rows(
-      """
-      INSERT INTO user_scores (install_id, card_id, score, scored_at, reason, revision)
-      SELECT \(install), c.id, \(affinity), \(time), \(reason), \(revision) FROM cards c
-      WHERE c.type = \(type) AND c.removed = 0
-        AND NOT EXISTS (SELECT 1 FROM seen s WHERE s.install_id = \(install)
-          AND s.card_id = c.id)
-      ON CONFLICT (install_id, card_id) DO UPDATE SET score = excluded.score,
-        scored_at = excluded.scored_at, reason = excluded.reason, revision = excluded.revision
-      WHERE user_scores.score <> excluded.score
-        OR user_scores.reason IS DISTINCT FROM excluded.reason
-      RETURNING 1
-      """
-    ).count
   }
 
   public func events(sink: String) async throws -> [ReceivedEvent] {

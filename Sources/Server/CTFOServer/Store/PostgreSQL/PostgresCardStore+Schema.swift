@@ -130,6 +130,9 @@ extension PostgresCardStore {
       FROM reactions GROUP BY card_id
       """,
     ],
+    // The personaliser's evidence, kept as reactions arrive, and the installs waiting for
+    // new scores (Personalisation/).
+    personalisationMigration,
   ]
 
   /// The schema version this build migrates to.

@@ -30,6 +30,8 @@ extension PostgresCardStore {
         ON CONFLICT (install_id) DO UPDATE SET hash = excluded.hash,
           expires_at = excluded.expires_at
         """)
+      // Its first scores, or new ones, from the population's evidence now.
+      try await Self.queueRescore(install: installId, db)
       return (distinct, revoked)
     }
     knownTokens.forget(revoked)

@@ -19,6 +19,8 @@ public final class PostgresCardStore: CardStore {
   let knownEpoch = Mutex<String?>(nil)
   let reads = PullReads()
   let knownTokens = KnownTokens()
+  /// How the personaliser scores (Personalisation/); a simulation sets it.
+  let personalisationSettings = Mutex(PersonalisationSettings())
   static let logger: Logger = {
     var logger = Logger(label: "ctfo-server.postgres")
     logger.logLevel = .error

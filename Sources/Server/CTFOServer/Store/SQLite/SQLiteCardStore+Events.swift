@@ -3,14 +3,13 @@ import SQL
 
 /// Analytics events and the personalisation they feed (ctfo.md, "Personalization").
 ///
-/// The rule, per install and card type: each final reaction weighs CTFO 1, TFU 0.5, TIFB 0;
-/// the type's affinity is the mean weight with one CTFO-and-TIFB pair of prior, `(w + 1) /
-/// (n + 2)`, so one swipe moves it, many settle it. Every unseen card of a type the install
-/// reacted to is scored with that affinity, stamped with the time of scoring (the client keeps
-/// the newest score), and said why: "you often CTFO haiku".
+/// Each final reaction (CTFO 1, TFU 0.5, TIFB 0) adds to the personaliser's evidence in the
+/// transaction that stores it and queues its install for new scores, made off the request
+/// path (`Personalisation/`, `rescorePending`).
 extension SQLiteCardStore {
   public func record(events: [ReceivedEvent], install: String?, at time: Int64) throws {
     guard !events.isEmpty else { return }
+    let settings = personalisation
     try changing(for: install) { db, revision in
       let distinct = try install.flatMap { install in
         try db.rows("SELECT distinct_id FROM installs WHERE install_id = ?", [.text(install)]) {
@@ -29,7 +28,6 @@ extension SQLiteCardStore {
       let served = try db.statement("SELECT type FROM cards WHERE id = ? AND removed = 0")
       let held = try db.statement(
         "SELECT reaction, time FROM reactions WHERE install_id = ? AND card_id = ?")
-      var touched: Set<String> = []
       var tally = DashboardTally()
       for event in events {
         let copies = try insert.rows([
@@ -52,6 +50,9 @@ extension SQLiteCardStore {
           (reaction: $0.text(0) ?? "", time: $0.integer(1))
         }.first
         if let old, old.time > event.time { continue }
+        try Self.learn(
+          install: install, card: card, weight: Self.weights[event.name] ?? 0, at: event.time,
+          old: old.map { (Self.weights[$0.reaction] ?? 0, $0.time) }, settings: settings, db)
         try db.run(
           """
           INSERT INTO reactions (install_id, card_id, type, reaction, time) VALUES (?, ?, ?, ?, ?)
@@ -59,17 +60,10 @@ extension SQLiteCardStore {
             time = excluded.time, type = excluded.type
           """, [.text(install), .text(card), .text(type), .text(event.name), .integer(event.time)])
         tally.react(card: card, type: type, from: old?.reaction, to: event.name)
-        touched.insert(type)
       }
       try Self.keep(tally, install: install, at: time, db)
-      var rescored = 0
-      if let install {
-        for type in touched.sorted() {
-          rescored += try Self.score(
-            type: type, install: install, at: time, revision: revision, db)
-        }
-      }
-      return ((), rescored > 0)
+      // What pulls send changes when the install's scores are made anew (`rescorePending`).
+      return ((), false)
     }
   }
 
@@ -123,37 +117,6 @@ extension SQLiteCardStore {
 
   /// What each final reaction says of the card: CTFO > TFU > TIFB.
   static let weights = ["CTFO": 1.0, "TFU": 0.5, "TIFB": 0.0]
-
-  /// Scores the unseen cards of `type` for `install` from its reactions to the type; returns
-  /// how many scores changed (what the install's next pull receives).
-  static func score(
-    type: String, install: String, at time: Int64, revision: Int64, _ db: Connection
-  ) throws -> Int {
-    let counts = try db.rows(
-      "SELECT reaction, COUNT(*) FROM reactions WHERE install_id = ? AND type = ? GROUP BY reaction",
-      [.text(install), .text(type)]
-    ) { (reaction: $0.text(0) ?? "", count: Double($0.integer(1))) }
-    let total = counts.reduce(0) { $0 + $1.count }
-    let weight = counts.reduce(0) { $0 + (weights[$1.reaction] ?? 0) * $1.count }
-    let affinity = (weight + 1) / (total + 2)
-    let most = counts.max { ($0.count, $1.reaction) < ($1.count, $0.reaction) }?.reaction ?? "CTFO"
-    let reason = "you often \(most) \(type)"
-    try db.run(
-      """
-      INSERT INTO user_scores (install_id, card_id, score, scored_at, reason, revision)
-      SELECT ?1, c.id, ?2, ?3, ?4, ?5 FROM cards c
-      WHERE c.type = ?6 AND c.removed = 0
-        AND NOT EXISTS (SELECT 1 FROM seen s WHERE s.install_id = ?1 AND s.card_id = c.id)
-      ON CONFLICT (install_id, card_id) DO UPDATE SET score = excluded.score,
-        scored_at = excluded.scored_at, reason = excluded.reason, revision = excluded.revision
-      WHERE user_scores.score != excluded.score OR user_scores.reason IS NOT excluded.reason
-      """,
-      [
-        .text(install), .real(affinity), .integer(time), .text(reason), .integer(revision),
-        .text(type),
-      ])
-    return db.changes
-  }
 
   /// The scores made for `install` since `since`, found by revision (`+u.card_id`: not by a
   /// walk of all the install's scores in card order).

@@ -110,6 +110,9 @@ extension SQLiteCardStore {
     INSERT INTO dash_cards SELECT card_id, MIN(type), SUM(reaction = 'CTFO'),
       SUM(reaction = 'TFU'), SUM(reaction = 'TIFB') FROM reactions GROUP BY card_id;
     """,
+    // The personaliser's evidence, kept as reactions arrive, and the installs waiting for
+    // new scores (Personalisation/).
+    personalisationMigration,
   ]
 
   /// The schema version this build migrates to.

@@ -19,6 +19,8 @@ extension SQLiteCardStore {
           try db.rows(
             "SELECT distinct_id FROM installs WHERE install_id = ?", [.text(installId)]
           ) { $0.text(0) ?? "" }.first ?? ""
+        // Its first scores, or new ones, from the population's evidence now.
+        try Self.queueRescore(install: installId, db)
         return (distinct, revoked)
       }
     }

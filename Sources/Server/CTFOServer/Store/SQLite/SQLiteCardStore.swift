@@ -16,6 +16,8 @@ public final class SQLiteCardStore: CardStore {
   let knownEpoch = Mutex<String?>(nil)
   let reads = PullReads()
   let knownTokens = KnownTokens()
+  /// How the personaliser scores (Personalisation/); a simulation sets it.
+  let personalisationSettings = Mutex(PersonalisationSettings())
 
   /// The store's file.
   let path: String
