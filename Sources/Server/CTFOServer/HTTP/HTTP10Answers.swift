@@ -39,26 +39,10 @@ final class HTTP10Answers: ChannelDuplexHandler, RemovableChannelHandler {
     context.write(wrapOutboundOut(.head(head)), promise: promise)
   }
 
-  /// Puts an `HTTP10Answers` before the connection's `HTTP1ToHTTPServerCodec` (the handlers
-  /// Hummingbird is given go after it), then leaves.
-  final class Installer: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-
-    // The event goes on before the installer leaves: a context removed passes nothing on.
-    func channelActive(context: ChannelHandlerContext) {
-      let installed = install(context)
-      context.fireChannelActive()
-      if installed { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-      let installed = install(context)
-      context.fireChannelRead(data)
-      if installed { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
-    }
-
-    private func install(_ context: ChannelHandlerContext) -> Bool {
-      let pipeline = context.pipeline.syncOperations
+  /// What puts an `HTTP10Answers` before the connection's `HTTP1ToHTTPServerCodec` (the
+  /// handlers Hummingbird is given go after it).
+  static func installer() -> PipelineInstaller {
+    PipelineInstaller { pipeline in
       guard let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) else {
         return false
       }

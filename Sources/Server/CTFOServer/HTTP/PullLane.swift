@@ -121,31 +121,11 @@ final class PullLane: ChannelDuplexHandler, RemovableChannelHandler {
     return rest.isEmpty || rest.first == UInt8(ascii: "?")
   }
 
-  /// Puts a `PullLane` after the connection's `HTTPConnectionStateHandler` once the pipeline
-  /// is whole (Hummingbird adds its own handlers after the ones it is given), then leaves.
-  final class Installer: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-    private let make: () -> PullLane
-
-    init(make: @escaping () -> PullLane) {
-      self.make = make
-    }
-
-    // The event goes on before the installer leaves: a context removed passes nothing on.
-    func channelActive(context: ChannelHandlerContext) {
-      let installed = install(context)
-      context.fireChannelActive()
-      if installed { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-      let installed = install(context)
-      context.fireChannelRead(data)
-      if installed { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
-    }
-
-    private func install(_ context: ChannelHandlerContext) -> Bool {
-      let pipeline = context.pipeline.syncOperations
+  /// What puts the `PullLane` `make` makes after the connection's
+  /// `HTTPConnectionStateHandler` once the pipeline is whole (Hummingbird adds its own handlers
+  /// after the ones it is given).
+  static func installer(make: @escaping () -> PullLane) -> PipelineInstaller {
+    PipelineInstaller { pipeline in
       guard let state = try? pipeline.handler(type: HTTPConnectionStateHandler.self) else {
         return false
       }

@@ -69,9 +69,9 @@ public enum Routes {
       router.add(middleware: FaultMiddleware(faults: faults))
       faults.addRoutes(to: router)
     }
+    router.add(middleware: UnreadBodies(routes: bodyRoutes))
     router.add(middleware: ErrorMiddleware(metrics: settings.metrics))
     router.add(middleware: RequestChecks())
-    router.add(middleware: UnreadBodies(routes: bodyRoutes))
     let uploads = Uploads(settings: settings, limits: limits)
     let housekeeping = Housekeeping(store: store, settings: settings)
     let authorize: @Sendable (Request, CTFOContext) async throws -> String = { request, context in
@@ -120,7 +120,7 @@ public enum Routes {
     return router
   }
 
-  /// The routes that read a request body, `METHOD PATH` (`UnreadBodies` closes the input of
+  /// The routes that read a request body, `METHOD PATH` (`UnreadBodies` ends the connection of
   /// any other request that comes with one).
   static let bodyRoutes: Set<String> = [
     "POST /v1/auth", "POST /v1/events", "POST /import", "POST /mp/collect",
@@ -143,11 +143,11 @@ public enum Routes {
     return .http1(
       configuration: .init(
         additionalChannelHandlers: [
-          SmallReads(), ConnectionCount(gauge: open), HTTP10Answers.Installer(),
+          SmallReads(), ConnectionCount(gauge: open), HTTP10Answers.installer(),
         ]
           + (lane.map { lane in
             [
-              PullLane.Installer {
+              PullLane.installer {
                 PullLane(answerer: lane.answerer, serverName: lane.serverName, metrics: metrics)
               }
             ]
