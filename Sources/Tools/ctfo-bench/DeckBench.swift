@@ -9,7 +9,7 @@ import Store
 /// - `open HOME [FILE...]`: opening that database, syncing FILEs (unchanged: a stat each) and
 ///   reading the catalog, then one card by ordinal.
 enum DeckBench {
-  static let commands: Set<String> = ["gen-deck", "import", "open", "swipe-loop"]
+  static let commands: Set<String> = ["gen-deck", "import", "open"]
 
   static func run(_ arguments: [String]) throws {
     switch (arguments.first, arguments.count) {
@@ -17,12 +17,9 @@ enum DeckBench {
       var generator = DeckGenerator(seed: 42)
       try generator.write(cards: Int(arguments[1])!, to: arguments[2])
     case ("import", 3): try importDeck(arguments[1], home: arguments[2])
-    case ("swipe-loop", 3): try SwipeLoop.run(home: arguments[1], swipes: Int(arguments[2])!)
     case ("open", 2...): try open(home: arguments[1], decks: Array(arguments.dropFirst(2)))
     default:
-      print(
-        "usage: ctfo-bench gen-deck N FILE | import FILE HOME | open HOME [FILE...]"
-          + " | swipe-loop HOME N")
+      print("usage: ctfo-bench gen-deck N FILE | import FILE HOME | open HOME [FILE...]")
       exit(2)
     }
   }
