@@ -74,7 +74,7 @@ struct AnalyticsDeliveryTests {
     @discardableResult
     func swipe(_ n: Int, from first: Int = 0, type: String = "news") async throws -> [String] {
       // On a thread of its own: the servers' handlers need the cooperative pool's threads.
-      try await blocking { try self.swipeNow(n, from: first, type: type) }
+      try await onThread { try self.swipeNow(n, from: first, type: type) }
     }
 
     private func swipeNow(_ n: Int, from first: Int, type: String) throws -> [String] {
@@ -93,14 +93,14 @@ struct AnalyticsDeliveryTests {
 
     /// A pull as the app makes it, on a thread of its own.
     func pullNow() async throws -> ServerPull.Outcome {
-      try await blocking { self.pull.run(deadline: .now + .request) }
+      try await onThread { self.pull.run(deadline: .now + .request) }
     }
 
     func flush(
       _ kind: SinkKind, jitter: Int64 = 1000, within limit: Duration = .request
     ) async throws -> SinkDelivery.Outcome {
       let delivery = delivery(kind, jitter: jitter)
-      return try await blocking { delivery.flush(deadline: .now + limit) }
+      return try await onThread { delivery.flush(deadline: .now + limit) }
     }
   }
 
@@ -282,14 +282,14 @@ struct AnalyticsDeliveryTests {
     #expect(ids.count == 201)
     server.faults.set([Faults.Rule(path: "/v1/events", action: .reset, times: 1)])
     let delivery = home.delivery(.ctfo)
-    guard case .waiting(let until) = try await blocking({ delivery.flush(deadline: .now + .request) })
+    guard case .waiting(let until) = try await onThread({ delivery.flush(deadline: .now + .request) })
     else {
       Issue.record("a reset connection was taken as a delivery")
       return
     }
     #expect(posts(server, "/v1/events") == 1)
     clock.set(until)
-    #expect(try await blocking { delivery.flush(deadline: .now + .request) } == .empty)
+    #expect(try await onThread { delivery.flush(deadline: .now + .request) } == .empty)
     #expect(posts(server, "/v1/events") == 5, "the reset, then 25, 50, 100 and 26 events")
     #expect(try received(server, .ctfo).map(\.insertID) == ids)
   }
@@ -302,7 +302,7 @@ struct AnalyticsDeliveryTests {
     let ids = try await home.swipe(4)
     server.faults.set([Faults.Rule(path: "/v1/events", delayMs: 3000, times: 1)])
     let delivery = home.delivery(.ctfo)
-    let outcome = try await blocking { delivery.flush(deadline: .now + .milliseconds(500)) }
+    let outcome = try await onThread { delivery.flush(deadline: .now + .milliseconds(500)) }
     guard case .waiting(let until) = outcome else {
       Issue.record("a batch with no answer was taken as delivered")
       return
@@ -484,7 +484,7 @@ struct AnalyticsDeliveryTests {
       AnalyticsEvent.focus(cardID: "c\($0)", type: "news", milliseconds: Int64($0))
     }
     let time = Double(home.clock.now) / 1000
-    try await blocking {
+    try await onThread {
       try home.outbox.record(events, at: time, context: AnalyticsSinks.context)
     }
     #expect(try home.outbox.status(of: "ctfo").queued == 100_000)

@@ -30,7 +30,7 @@ struct ClientServerTests {
     /// One pull, applied as the app applies it.
     @discardableResult
     func pull(_ server: LiveServer, feed: PullFeed = .hot) async throws -> APIClient.PullOutcome {
-      try await blocking { [self] in
+      try await onThread { [self] in
         let outcome = try server.client().pull(feed, session: &session, deadline: .now + .request)
         if case .changed(let pull) = outcome { try store.apply(pull, session: session, at: 0) }
         return outcome
@@ -136,7 +136,7 @@ struct ClientServerTests {
     defer { Task { await server.stop() } }
     let session = Box(ServerSession(server: "s", installId: "i"))
     guard
-      case .changed(let pull) = try await blocking({
+      case .changed(let pull) = try await onThread({
         try server.client().pull(.hot, session: &session.value, deadline: .now + .request)
       })
     else {
@@ -145,13 +145,13 @@ struct ClientServerTests {
     }
     let omitted = try #require(pull.cards.first { $0.id == "c2" })
     #expect(omitted.needsBody && omitted.body == nil)
-    let whole = try await blocking {
+    let whole = try await onThread {
       try server.client().card(id: "c2", session: &session.value, deadline: .now + .request)
     }
     #expect(whole.body == long)
     await #expect(throws: APIError.refused(status: 404, code: "not_found", message: "no card nope"))
     {
-      try await blocking {
+      try await onThread {
         try server.client().card(id: "nope", session: &session.value, deadline: .now + .request)
       }
     }
@@ -162,7 +162,7 @@ struct ClientServerTests {
     defer { Task { await server.stop() } }
     let session = Box(
       ServerSession(server: "s", installId: "i", token: "forged", tokenExpiresAt: .max))
-    let outcome = try await blocking {
+    let outcome = try await onThread {
       try server.client().pull(.hot, session: &session.value, deadline: .now + .request)
     }
     #expect(outcome != .unchanged)
@@ -194,14 +194,14 @@ struct ClientServerTests {
     let big = HTTPRequest(
       method: "POST", path: "/v1/auth", headers: [("Content-Type", "application/json")],
       body: Array(repeating: UInt8(ascii: " "), count: 100_000))
-    let tooLarge = try await blocking { try transport.send(big, deadline: .now + .request) }
+    let tooLarge = try await onThread { try transport.send(big, deadline: .now + .request) }
     #expect(tooLarge.status == 413)
     #expect(String(decoding: tooLarge.body, as: UTF8.self).contains(#""code":"too_large""#))
     let nested = HTTPRequest(
       method: "POST", path: "/v1/auth", body: Array(String(repeating: "[", count: 513).utf8))
     #expect(
-      try await blocking { try transport.send(nested, deadline: .now + .request) }.status == 400)
-    let noToken = try await blocking {
+      try await onThread { try transport.send(nested, deadline: .now + .request) }.status == 400)
+    let noToken = try await onThread {
       try transport.send(HTTPRequest(path: "/v1/pull"), deadline: .now + .request)
     }
     #expect(noToken.status == 401)

@@ -2,6 +2,7 @@ import CTFOClient
 import CTFOServer
 import CTFOWire
 import HTTP
+import TestFixtures
 import Testing
 
 /// The server's test fault switch (`Faults`): scripted answers, delays, resets and closes
@@ -13,7 +14,7 @@ struct FaultSwitchTests {
     _ server: LiveServer, _ method: String, _ path: String, body: String = "",
     deadline: Duration = .request
   ) async throws -> HTTP.HTTPResponse {
-    try await blocking {
+    try await onThread {
       try HTTPTransport(endpoint: server.endpoint).send(
         HTTPRequest(
           method: method, path: path, headers: [("Content-Type", "application/json")],
@@ -26,7 +27,7 @@ struct FaultSwitchTests {
     let client = server.client()
     let endpoint = server.endpoint.description
     do {
-      return try await blocking { () -> APIError? in
+      return try await onThread { () -> APIError? in
         var session = ServerSession(server: endpoint, installId: "i1")
         do {
           _ = try client.pull(.hot, session: &session, deadline: .now + .request)
@@ -107,7 +108,7 @@ extension FaultSwitchTests {
     server.faults.set([rule])
     let client = server.client()
     let endpoint = server.endpoint.description
-    let failed = try await blocking { () -> Bool in
+    let failed = try await onThread { () -> Bool in
       var session = ServerSession(server: endpoint, installId: "i1")
       do {
         _ = try client.card(id: "c1", session: &session, deadline: .now + .request)

@@ -3,6 +3,7 @@ import CTFOServer
 import CTFOWire
 import Foundation
 import HTTP
+import TestFixtures
 import Testing
 
 /// Pulls in gzip between the real client and server: the same JSON either way, a strong ETag of
@@ -69,7 +70,7 @@ struct GzipPullTests {
       transport: HTTPTransport(endpoint: server.endpoint, bodyLimit: 40_000),
       device: .init(platform: "linux", app: "ctfo-test", locale: "C"))
     let name = server.endpoint.description
-    let outcome = try await blocking { () -> APIError? in
+    let outcome = try await onThread { () -> APIError? in
       var session = ServerSession(server: name, installId: "small-limit")
       do throws(APIError) {
         _ = try client.pull(.hot, session: &session, deadline: .now + .request)
@@ -79,7 +80,7 @@ struct GzipPullTests {
     #expect(outcome == .transport(.tooLarge(limit: 40_000)), "\(String(describing: outcome))")
 
     let roomy = server.client()
-    let pulled = try await blocking { () -> APIClient.PullOutcome in
+    let pulled = try await onThread { () -> APIClient.PullOutcome in
       var session = ServerSession(server: name, installId: "roomy")
       return try roomy.pull(.hot, session: &session, deadline: .now + .request)
     }

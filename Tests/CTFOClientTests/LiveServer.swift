@@ -127,11 +127,3 @@ extension Duration {
   /// The deadline of one request in these tests.
   static let request = Duration.seconds(10)
 }
-
-/// Runs the blocking `body` (an HTTP exchange) on a thread of its own: on the cooperative pool
-/// it would hold one of the threads the in-process server's handlers need.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-  }
-}

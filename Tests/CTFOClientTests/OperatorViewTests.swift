@@ -12,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct OperatorViewTests {
   private func get(_ server: LiveServer, _ path: String) async throws -> RawMessage {
-    let answer = try await blocking {
+    let answer = try await onThread {
       try RawConnection.exchange(port: server.port, RawConnection.head("GET", path))
     }
     return try #require(answer, "no answer to GET \(path)")
@@ -105,7 +105,7 @@ struct OperatorViewTests {
     let server = try await LiveServer()
     defer { Task { await server.stop() } }
     var held = try (0..<5).map { _ in try RawConnection(port: server.port) }
-    let statuses = try await blocking { [held] in
+    let statuses = try await onThread { [held] in
       held.map { connection in
         connection.send(RawConnection.head("GET", "/healthz"))
         return connection.answer(within: 10)?.status

@@ -23,7 +23,7 @@ struct ProtocolTests {
     configuration.server = server.endpoint
     configuration.feed = feed
     let pull = try #require(ServerPull(configuration: configuration, database: home.database))
-    let outcome = try await blocking { pull.run(deadline: .now + .request) }
+    let outcome = try await onThread { pull.run(deadline: .now + .request) }
     if case .failed(let problem) = outcome { Issue.record("the pull failed: \(problem)") }
     return outcome
   }
@@ -112,14 +112,14 @@ struct ProtocolTests {
     #expect(try home.index.card(id: "c1")?.body == "", "the pull left the bodies out")
     // A budget with room for the cards' text but one body: one fetched, then no more.
     let budget = long(1).utf8.count + 10
-    let first = try await blocking {
+    let first = try await onThread {
       pull.precacheOne(budget: budget, skipping: [], deadline: .now + .request)
     }
     guard case .stored(let id) = first else {
       Issue.record("nothing precached: \(first)")
       return
     }
-    let second = try await blocking {
+    let second = try await onThread {
       pull.precacheOne(budget: budget, skipping: [], deadline: .now + .request)
     }
     #expect(second == .done)
@@ -129,10 +129,10 @@ struct ProtocolTests {
     await server.stop()
     let card = try #require(try home.index.card(id: id))
     #expect(card.body.hasPrefix("Card ") && card.body.utf8.count == long(1).utf8.count)
-    #expect(try await blocking { try pull.body(of: id, deadline: .now + .request) } == card.body)
+    #expect(try await onThread { try pull.body(of: id, deadline: .now + .request) } == card.body)
     let other = id == "c1" ? "c2" : "c1"
     await #expect(throws: (any Error).self) {
-      try await blocking { try pull.body(of: other, deadline: .now + .request) }
+      try await onThread { try pull.body(of: other, deadline: .now + .request) }
     }
   }
 }

@@ -18,7 +18,7 @@ import Testing
   ) async throws -> RawMessage {
     let request = RawConnection.head(
       "GET", "/v1/pull?feed=\(feed)", headers: ["Authorization: Bearer \(token)"] + headers)
-    return try await blocking {
+    return try await onThread {
       let connection = try connection ?? RawConnection(port: port)
       connection.send(request)
       guard let answer = connection.answer() else { throw NoAnswer() }
@@ -27,7 +27,7 @@ import Testing
   }
 
   private static func metric(_ server: LiveServer, _ line: String) async throws -> Int {
-    let answer = try await blocking {
+    let answer = try await onThread {
       try RawConnection.exchange(port: server.port, RawConnection.head("GET", "/metrics"))
     }
     return answer?.body.split(separator: "\n").first { $0.hasPrefix(line + " ") }
@@ -114,7 +114,7 @@ import Testing
     let pull = RawConnection.head(
       "GET", "/v1/pull?feed=hot",
       headers: ["Authorization: Bearer \(install.token)", "If-None-Match: \(etag)"])
-    let answers = try await blocking {
+    let answers = try await onThread {
       let connection = try RawConnection(port: server.port)
       // Both in one write: the pull arrives while the router has the post.
       connection.send(post + events + pull)

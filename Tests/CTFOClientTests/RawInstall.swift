@@ -3,6 +3,7 @@ import CTFOWire
 import FeedCore
 import Foundation
 import HTTP
+import TestFixtures
 
 /// One install talking to the server request by request, as a hostile or plain client would:
 /// its own auth, events and pulls, each answer given back whole.
@@ -33,7 +34,7 @@ struct RawInstall: Sendable {
   /// Sends `request` on a thread of its own (the server's handlers need the cooperative pool).
   static func send(_ request: HTTPRequest, to server: LiveServer) async throws -> HTTPResponse {
     let transport = HTTPTransport(endpoint: server.endpoint)
-    return try await blocking { try transport.send(request, deadline: .now + .request) }
+    return try await onThread { try transport.send(request, deadline: .now + .request) }
   }
 
   /// Posts `events` (each `(name, insertId, cardId)`, card ids of `LiveServer.cards`) to

@@ -20,7 +20,7 @@ struct ServerTransportTests {
   private func token(_ server: LiveServer, install: String = "i1") async throws -> String {
     let body =
       #"{"installId":"\#(install)","device":{"platform":"linux","app":"t","locale":"C"},"user":{},"clientTime":0}"#
-    let answer = try await blocking { [self] in
+    let answer = try await onThread { [self] in
       try RawConnection.exchange(
         port: server.port, head("POST", "/v1/auth", length: body.utf8.count) + body)
     }
@@ -32,7 +32,7 @@ struct ServerTransportTests {
   private func firstAnswer(_ server: LiveServer, _ request: String, otherThan status: Int)
     async throws -> RawMessage?
   {
-    try await blocking {
+    try await onThread {
       for _ in 0..<50 {
         let answer = try RawConnection.exchange(port: server.port, request)
         if answer?.status != status { return answer }
@@ -68,7 +68,7 @@ struct ServerTransportTests {
     // The holder's head must be read before the first try, which would otherwise take the
     // budget first: a request answered after it was sent says it has been (mostly); then ask
     // until it has.
-    _ = try await blocking { [self] in
+    _ = try await onThread { [self] in
       try RawConnection.exchange(port: server.port, head("GET", "/healthz"))
     }
     let refused = try await firstAnswer(server, request, otherThan: 400)
@@ -90,9 +90,9 @@ struct ServerTransportTests {
     let connection = try RawConnection(port: server.port)
     connection.send(
       head("POST", "/import", length: 1000, headers: ["Authorization: Basic dTo="]) + "[{")
-    let answer = try await blocking { connection.answer(within: 10) }
+    let answer = try await onThread { connection.answer(within: 10) }
     #expect(answer?.status == 408, "\(String(describing: answer))")
-    #expect(try await blocking { connection.isClosedByServer(within: 10) })
+    #expect(try await onThread { connection.isClosedByServer(within: 10) })
   }
 
   // MARK: - Refused before the parse
@@ -104,7 +104,7 @@ struct ServerTransportTests {
     defer { Task { await server.stop() } }
     let token = try await token(server)
     let body = "[" + String(repeating: "{},", count: 2001) + "x]"
-    let answer = try await blocking { [self] in
+    let answer = try await onThread { [self] in
       try RawConnection.exchange(
         port: server.port,
         head(
@@ -124,7 +124,7 @@ struct ServerTransportTests {
     defer { Task { await server.stop() } }
     let connection = try RawConnection(port: server.port)
     connection.send(sent)
-    #expect(try await blocking { connection.isClosedByServer(within: 10) })
+    #expect(try await onThread { connection.isClosedByServer(within: 10) })
   }
 
   // MARK: - A client that leaves mid-body
@@ -137,7 +137,7 @@ struct ServerTransportTests {
     let connection = try RawConnection(port: server.port)
     connection.send(head("POST", "/v1/auth", length: 100) + #"{"installId""#)
     connection.finishSending()
-    let answer = try await blocking { connection.answer(within: 10) }
+    let answer = try await onThread { connection.answer(within: 10) }
     try await settled(server)
     #expect(answer.map { $0.status == 400 } ?? true, "\(String(describing: answer))")
     let errors = server.logs.all.filter { $0.level >= .error }.map(\.text)
@@ -149,7 +149,7 @@ struct ServerTransportTests {
     let server = try await LiveServer(logRequests: true)
     defer { Task { await server.stop() } }
     let body = #"{"client_id":"c1","events":[{"name":"swipe"}]}"#
-    let answer = try await blocking { [self] in
+    let answer = try await onThread { [self] in
       try RawConnection.exchange(
         port: server.port,
         head("POST", "/mp/collect?measurement_id=G-1&api_secret=s3cr3t", length: body.utf8.count)
@@ -166,7 +166,7 @@ struct ServerTransportTests {
     let server = try await LiveServer()
     defer { Task { await server.stop() } }
     let token = try await token(server)
-    let answers = try await blocking { [self] in
+    let answers = try await onThread { [self] in
       try ["GET", "HEAD"].map { method in
         let connection = try RawConnection(port: server.port)
         connection.send(head(method, "/v1/cards/c1", headers: ["Authorization: Bearer \(token)"]))
@@ -190,7 +190,7 @@ struct ServerTransportTests {
     let token = try await token(server)
     for id in ids {
       let path = "/v1/cards/" + id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-      let answer = try await blocking { [self] in
+      let answer = try await onThread { [self] in
         try RawConnection.exchange(
           port: server.port, head("GET", path, headers: ["Authorization: Bearer \(token)"]))
       }

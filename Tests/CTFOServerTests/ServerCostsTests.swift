@@ -12,7 +12,7 @@ import Testing
   /// The limiter answers as a plain table of windows would, over random keys and times
   /// (seeded): a window per key, a minute long, reset when it ends.
   @Test(arguments: [1, 2, 3, 4, 5]) func theLimiterKeepsEachKeysMinute(seed: UInt64) {
-    var random = SeededRandom(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let time = Mutex<Int64>(1_000_000)
     let limiter = RateLimiter(perMinute: 3, clock: { time.withLock { $0 } }, capacity: 50)
     var model: [String: (start: Int64, count: Int)] = [:]
@@ -90,18 +90,5 @@ import Testing
     }
     #expect(statuses.dropLast().allSatisfy { $0 == 401 }, "\(statuses)")
     #expect(statuses.last == 429, "\(statuses)")
-  }
-}
-
-/// A small seeded generator (SplitMix64): the same seed, the same run.
-struct SeededRandom {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -99,13 +99,6 @@ struct NoToken: Error, CustomStringConvertible {
   var description: String
 }
 
-/// Runs the blocking `body` on a thread of its own.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-  }
-}
-
 /// A store that holds every batch of more than one event in `record` (and, if asked, every
 /// `revision`) until the test lets it go: what a slow bulk upload or a store that hangs is to
 /// the server, without timing.

@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 /// Analytics from the real app and commands to the real `ctfo-server`:
@@ -30,7 +31,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: home) }
     let database = home.appendingPathComponent("state.sqlite").path
     let seed = TestSeed.fromEnvironment()
-    var rng = SplitMix64(seed: seed)
+    var rng = SeededGenerator(seed: seed)
     print("AnalyticsAppTests.sigkillDuringSwipesAndFlushes: CTFO_TEST_SEED=\(seed)")
     let faults = [
       "[]", #"[{"path":"/v1/events","action":"closeAfterCommit","times":1}]"#,

@@ -75,6 +75,16 @@ final class AppUnderTest {
   }
 
   /// Stops tmux and removes the home directory.
+  /// Turns Word off in the settings: `s` opens them on "[x] Word", Down Space unchecks it
+  /// ("[ ] Word"), Escape goes back to the feed.
+  func turnWordOff() async throws {
+    try tmux.send("s")
+    try await tmux.waitFor(text: "[x] Word")
+    try tmux.send("Down", "Space")
+    try await tmux.waitFor(text: "[ ] Word")
+    try tmux.send("Escape")
+  }
+
   func stop() {
     tmux.kill()
     try? FileManager.default.removeItem(at: home)

@@ -66,11 +66,7 @@ import Testing
     let app = try AppUnderTest(deck: TestDeck.make(facts: 40, words: 40))
     defer { app.stop() }
     let first = try await app.waitForCard(after: nil)
-    try app.tmux.send("s")
-    try await app.tmux.waitFor(text: "[x] Word")
-    try app.tmux.send("Down", "Space")
-    try await app.tmux.waitFor(text: "[ ] Word")
-    try app.tmux.send("Escape")
+    try await app.turnWordOff()
     let shown = try await swipe(30, in: app, from: first)
     let titles = shown.dropFirst()
     #expect(titles.count == 30)

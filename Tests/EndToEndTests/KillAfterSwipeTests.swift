@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 #if canImport(Glibc)
@@ -41,7 +42,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: home) }
     let seed = TestSeed.fromEnvironment()
     print("KillAfterSwipeTests: CTFO_TEST_SEED=\(seed)")
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let keys = ["Right", "Left", "Up"]
     for run in 0..<15 {
       let at = "seed \(seed) run \(run)"

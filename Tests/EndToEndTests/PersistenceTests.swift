@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 /// Nothing a user swiped is lost, across quits and SIGKILLs.
@@ -110,11 +111,7 @@ import Testing
     let app = try AppUnderTest(deck: deck, home: home)
     defer { app.stop() }
     let first = try await app.waitForCard(after: nil)
-    try app.tmux.send("s")
-    try await app.tmux.waitFor(text: "[x] Word")
-    try app.tmux.send("Down", "Space")
-    try await app.tmux.waitFor(text: "[ ] Word")
-    try app.tmux.send("Escape")
+    try await app.turnWordOff()
     try app.tmux.send("Right")
     let second = try await app.waitForCard(after: first)
 
@@ -164,19 +161,6 @@ enum TestSeed {
   }
 }
 
-/// SplitMix64: a small generator whose whole sequence follows from its seed.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// One run of the SIGKILL test: the swipes before the last key, the last key (the kill lands in
 /// its handling), and whether the screen is read before the kill (a little later).
 struct KillPlan: CustomStringConvertible {
@@ -186,7 +170,7 @@ struct KillPlan: CustomStringConvertible {
   var readsTheScreenFirst: Bool
 
   static func runs(_ count: Int, seed: UInt64) -> [KillPlan] {
-    var rng = SplitMix64(seed: seed)
+    var rng = SeededGenerator(seed: seed)
     let keys = ["Right", "Left", "Up"]
     return (0..<count).map { _ in
       let swipes = (0..<Int.random(in: 0...3, using: &rng)).map { _ in

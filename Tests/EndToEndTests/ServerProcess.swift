@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// The `ctfo-server` binary on 127.0.0.1 with a free port and a store of its own: started by a
 /// test, stopped (SIGTERM, a graceful shutdown) when the test is done.
@@ -43,33 +44,16 @@ final class ServerProcess {
     }
     let exited = self.exited
     process.terminationHandler = { _ in exited.signal() }
-    let output = Pipe()
-    process.standardOutput = output
     if let log {
       _ = FileManager.default.createFile(atPath: log, contents: nil)
       process.standardError = FileHandle(forWritingAtPath: log)
     } else {
       process.standardError = FileHandle.nullDevice
     }
-    try process.run()
-    // A server that has not said where it listens within ten seconds is stopped, which ends
-    // the read below.
-    let listening = DispatchSemaphore(value: 0)
-    let watched = process
-    Thread.detachNewThread {
-      if listening.wait(timeout: .now() + 10) == .timedOut { watched.terminate() }
+    let (port, said) = try ListeningProcess.start(process, saying: "listening on ")
+    guard let port else {
+      throw TmuxDriver.Failure(description: "ctfo-server did not start: \(said)")
     }
-    var said = Data()
-    while !said.contains(UInt8(ascii: "\n")) {
-      let more = output.fileHandleForReading.availableData
-      guard !more.isEmpty else { break }
-      said += more
-    }
-    listening.signal()
-    let line = String(decoding: said, as: UTF8.self)
-    guard line.hasPrefix("listening on "), let colon = line.lastIndex(of: ":"),
-      let port = Int(line[line.index(after: colon)...].prefix { $0.isNumber })
-    else { throw TmuxDriver.Failure(description: "ctfo-server did not start: \(line)") }
     self.port = port
   }
 

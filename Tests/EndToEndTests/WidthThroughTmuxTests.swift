@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 /// The width rule through the real terminal: cards made of every kind of cluster the
@@ -117,7 +118,7 @@ enum ClusterDeck {
   ]
 
   static func make(cards: Int, seed: UInt64) -> String {
-    var random = SplitMix(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let header = #"{"deck":"w","types":{"w":{"label":"Width","colour":"cyan"}}}"#
     var lines = [header]
     for i in 0..<cards {
@@ -146,18 +147,5 @@ enum ClusterDeck {
       }
     }
     return nil
-  }
-
-  /// A small seeded generator (SplitMix64), so a failing seed replays.
-  struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 @testable import HTTP
@@ -25,35 +26,10 @@ final class TLSPeer {
       "-naccept", "1",
     ]
     process.currentDirectoryURL = folder
-    let output = Pipe()
-    process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    try process.run()
-    // A server that has not said where it listens within ten seconds is stopped, which ends
-    // the read below.
-    let listening = DispatchSemaphore(value: 0)
-    let watched = process
-    Thread.detachNewThread {
-      if listening.wait(timeout: .now() + 10) == .timedOut { watched.terminate() }
-    }
     // It says "ACCEPT 127.0.0.1:PORT" once the socket listens.
-    var said = Data()
-    while !said.split(separator: UInt8(ascii: "\n")).contains(where: {
-      $0.starts(with: Array("ACCEPT".utf8))
-    }) {
-      let more = output.fileHandleForReading.availableData
-      guard !more.isEmpty else { break }
-      said += more
-    }
-    listening.signal()
-    let line = String(decoding: said, as: UTF8.self).split(separator: "\n")
-      .first { $0.hasPrefix("ACCEPT") }
-    guard let line, let colon = line.lastIndex(of: ":"),
-      let port = Int(line[line.index(after: colon)...].prefix { $0.isNumber })
-    else {
-      throw HTTPError.unreachable(
-        "openssl s_server did not start: \(String(decoding: said, as: UTF8.self))")
-    }
+    let (port, said) = try ListeningProcess.start(process, saying: "ACCEPT")
+    guard let port else { throw HTTPError.unreachable("openssl s_server did not start: \(said)") }
     self.port = port
   }
 
