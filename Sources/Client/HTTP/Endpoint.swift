@@ -72,7 +72,7 @@ public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
 
   private static func defaultPort(_ scheme: Scheme) -> Int { scheme == .https ? 443 : 80 }
 
-  private static func hostAndPort(
+  static func hostAndPort(
     _ authority: Substring, scheme: Scheme, text: String
   ) throws(HTTPError) -> (String, Int) {
     var host: Substring

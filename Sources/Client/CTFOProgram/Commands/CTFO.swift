@@ -47,7 +47,7 @@ public struct CTFO: ParsableCommand {
     version: Release.line,
     subcommands: [
       Next.self, Types.self, Enable.self, Disable.self, HistoryCommand.self, DeckCommand.self,
-      Pull.self, Status.self, StatsCommand.self,
+      Pull.self, Status.self, StatsCommand.self, FeedCommand.self,
     ]
   )
 

@@ -28,6 +28,12 @@ struct Pull: ParsableCommand {
       throw CLIError("--timeout must be from 1 to 600 seconds (got \(seconds))", exitCode: 64)
     }
     let launch = try Launch(global.values, syncDecks: false)
+    // The feeds that are due first: their decks are read at the next launch or live.
+    let book = FeedBook(folder: launch.paths.feeds)
+    let feeds = book.subscriptions(configured: launch.configuration.feeds)
+    let fetched = book.refresh(feeds, now: Int64(NextRequest.now()))
+    for report in fetched { print(FeedCommand.describe(report)) }
+    if launch.configuration.server == nil, !feeds.isEmpty { return }
     guard let pull = ServerPull(configuration: launch.configuration, database: launch.database)
     else {
       throw CLIError(
@@ -98,6 +104,10 @@ struct Status: ParsableCommand {
       if let user = status.userStatus { out.line("status: \(clean(user))") }
       if let install = status.installId { out.line("install: \(clean(install))") }
       for note in status.notifications { out.line("notification: \(clean(note))") }
+      let book = FeedBook(folder: launch.paths.feeds)
+      for feed in book.subscriptions(configured: launch.configuration.feeds) {
+        out.line("feed " + FeedCommand.describe(feed, book.state(of: feed.name)))
+      }
       if let hook {
         out.line("reaction hook: \(clean(hook))")
         if let hookFailure { out.line("reaction hook failed: \(clean(hookFailure))") }

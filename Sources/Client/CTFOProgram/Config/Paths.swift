@@ -53,13 +53,18 @@ public struct Paths: Equatable, Sendable {
       + "(looked in \(bundledSearch)). Put a deck in \(userDecks), or give one with --deck FILE."
   }
 
-  /// Every deck to load, in order: bundled, the user's folder, then `--deck` files (relative
-  /// to the current folder).
+  /// Every deck to load, in order: bundled, the user's folder, the feeds' decks, then `--deck`
+  /// files (relative to the current folder).
   public func decks(extra: [String]) -> [String] {
     let cwd = Environment.currentDirectory() ?? "."
     let flagged = extra.map { $0.hasPrefix("/") ? $0 : "\(cwd)/\($0)" }
-    return DeckFolders.jsonl(in: bundledDecks) + DeckFolders.decks(in: userDecks) + flagged
+    return DeckFolders.jsonl(in: bundledDecks) + DeckFolders.decks(in: userDecks)
+      + DeckFolders.jsonl(in: feeds) + flagged
   }
+
+  /// The feeds' folder beside the state database: their subscriptions, states and decks
+  /// (`FeedBook`).
+  public var feeds: String { Self.parent(of: stateDatabase) + "/feeds" }
 
   /// The reaction hook's last failure (`HookFailures`), beside the state database.
   public var hookFailure: String { Self.parent(of: stateDatabase) + "/hook-failure" }

@@ -7,7 +7,8 @@ import CardText
 #endif
 
 /// Where a long first read of a deck is: "Reading big.jsonl · 34 %" on one line of standard
-/// error, redrawn in place, once the read has taken `delay` seconds (a quick one says nothing),
+/// error, redrawn in place, once the read has taken `delay` seconds (a quick one says nothing;
+/// a quarter of a second, so that a read over half a second has shown where it is by then),
 /// and wiped when it ends. The app syncs its decks before it takes the screen, so this line
 /// shows on the terminal where the app then starts; `ctfo next` shows it only when standard
 /// error is a terminal (nothing in a pipe or a file).
@@ -17,7 +18,7 @@ import CardText
 ///     progress.finish()
 struct ReadProgress {
   /// Seconds a read goes on before its progress shows.
-  static let delay = 0.5
+  static let delay = 0.25
   /// The least seconds between two redraws.
   static let interval = 0.1
 

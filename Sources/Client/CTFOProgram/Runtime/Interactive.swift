@@ -130,8 +130,11 @@ enum Interactive {
     let edits = DeckEdits(feed: feed, index: launch.index)
     let database = launch.paths.stateDatabase
     let folder = database.lastIndex(of: "/").map { String(database[..<$0]) } ?? "."
+    // Feeds are fetched on a thread of their own; their decks are watched as the user's are.
+    let feeds = FeedRunner(paths: launch.paths, configuration: launch.configuration)
     let watcher = FileWatcher(
-      files: launch.flaggedDecks, folders: [launch.paths.userDecks],
+      files: launch.flaggedDecks,
+      folders: [launch.paths.userDecks] + (feeds == nil ? [] : [launch.paths.feeds]),
       stateFolder: folder.isEmpty ? "/" : folder
     ) { [weak edits] change in
       if change.contains(.state) { wake.wake() }
@@ -144,6 +147,7 @@ enum Interactive {
     // The launch counts as a key: the launch's pull and flush wait for the user's first pause.
     Courtesy.userActed()
     link?.start(feed: feed)
+    feeds?.start()
     let services = LiveServices(
       launch: launch, feed: feed, writer: writer, reports: reports, problems: problems,
       area: area, mark: mark, link: link, analytics: analytics.isEmpty ? nil : analytics,
