@@ -30,6 +30,7 @@ struct CTFOServerCommand: AsyncParsableCommand {
     version: Release.line,
     subcommands: [
       Serve.self, Score.self, Notify.self, UserStatus.self, Events.self, Migrate.self,
+      Simulate.self,
     ],
     defaultSubcommand: Serve.self)
 
@@ -268,13 +269,21 @@ struct Serve: AsyncParsableCommand {
       store: served, settings: settings, serverName: "ctfo-server", logger: logger)
     let app = Application(
       router: service.router, server: service.server,
-      configuration: .init(address: .hostname(host, port: port), serverName: "ctfo-server"),
+      configuration: .init(
+        address: .hostname(host, port: port), serverName: "ctfo-server",
+        availableConnectionsDelegate: ConnectionLimit.forOpenFileLimit(logger: logger)),
       onServerRunning: { channel in
         let address = channel.localAddress
         let line = "listening on \(host):\(address?.port ?? port)\n"
         FileHandle.standardOutput.write(Data(line.utf8))
       },
       logger: logger)
+    // Each install's next cards, made off the request path after its reactions and its auth,
+    // and for the installs active lately as everyone's reactions move the evidence.
+    let scoring = (store as? any ScoringStore).map { scoring in
+      Task { [clock = settings.clock] in await BackgroundScoring.run(store: scoring, clock: clock) }
+    }
+    defer { scoring?.cancel() }
     var group = ServiceGroupConfiguration(
       services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = Self.drainDeadline

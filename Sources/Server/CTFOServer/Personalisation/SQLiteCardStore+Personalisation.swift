@@ -16,6 +16,7 @@ extension SQLiteCardStore {
       first TEXT NOT NULL, second TEXT NOT NULL, n REAL NOT NULL, ab REAL NOT NULL,
       a REAL NOT NULL, b REAL NOT NULL, aa REAL NOT NULL, bb REAL NOT NULL,
       PRIMARY KEY (first, second)) WITHOUT ROWID;
+    CREATE INDEX card_pairs_by_second ON card_pairs(second);
     CREATE TABLE rescore_queue (
       seq INTEGER PRIMARY KEY AUTOINCREMENT, install_id TEXT NOT NULL UNIQUE);
     CREATE INDEX reactions_by_time ON reactions(install_id, time);
