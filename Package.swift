@@ -200,6 +200,17 @@ let package = Package(
       name: "TestFixtures",
       dependencies: ["FeedCore", "CardText", "CardPreparation", "App", "CTFOWire"],
       path: "Tests/TestFixtures"),
+    // What the server's suites and the client's suites against it share: the server's routes
+    // on loopback in the test's process, and the lines it logs.
+    .target(
+      name: "ServerFixtures",
+      dependencies: [
+        "CTFOServer", "TestFixtures",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/ServerFixtures"),
     .testTarget(name: "FeedCoreTests", dependencies: ["FeedCore"]),
     .testTarget(name: "FlatJSONTests", dependencies: ["FlatJSON"]),
     .testTarget(
@@ -222,7 +233,7 @@ let package = Package(
     .testTarget(
       name: "CTFOServerTests",
       dependencies: [
-        "CTFOServer", "CTFOWire", "TestFixtures",
+        "CTFOServer", "CTFOWire", "TestFixtures", "ServerFixtures",
         .product(name: "CompressNIO", package: "compress-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -242,7 +253,7 @@ let package = Package(
       name: "CTFOClientTests",
       dependencies: [
         "CTFOClient", "CTFOWire", "CTFOServer", "Store", "FeedCore", "FeedPipeline", "HTTP",
-        "TestFixtures", "CTFOProgram", "App", "SQL",
+        "TestFixtures", "ServerFixtures", "CTFOProgram", "App", "SQL",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ]),

@@ -5,6 +5,7 @@ import Foundation
 import HTTP
 import Hummingbird
 import Logging
+import ServerFixtures
 import Synchronization
 import TestFixtures
 
@@ -14,13 +15,13 @@ final class LiveServer: Sendable {
   let port: Int
   let store: SQLiteCardStore
   private let folder: TemporaryFolder
-  private let task: Task<Void, any Error>
+  private let application: LoopbackApplication
   private let seen: RequestLog
   /// The test fault switch (`Faults`): rules and the log of requests.
   let faults = Faults()
   private let hasFaults: Bool
   /// What the server logged, one line an entry: its level, message and metadata.
-  let logs = LogLines()
+  let logs = LoggedLines()
   /// The full pulls' shared parts the server keeps.
   let pulls = PullCache()
 
@@ -40,29 +41,17 @@ final class LiveServer: Sendable {
     _ = try store.load(cards: cards, types: types)
     let seen = RequestLog()
     self.seen = seen
-    let (ports, continuation) = AsyncStream<Int>.makeStream()
     // Without the fault switch, the pulls that need no waiting are answered on the event loop,
     // as ctfo-server answers them.
     let service = Routes.service(
       store: store, settings: settings, logRequests: logRequests,
       faults: faultSwitch ? faults : nil,
       pullCache: pulls, onRequest: { path in seen.paths.withLock { $0.append(path) } })
-    let app = Application(
-      router: service.router, server: service.server,
-      configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
-      logger: Logger(label: "ctfo-server") { [logs] _ in LogLines.Handler(lines: logs) })
-    task = Task { try await app.runService(gracefulShutdownSignals: []) }
-    port = try await within("the server to listen") {
-      var iterator = ports.makeAsyncIterator()
-      return await iterator.next() ?? 0
-    }
+    application = try await LoopbackApplication(service, logger: logs.logger())
+    port = application.port
   }
 
-  func stop() async {
-    task.cancel()
-    _ = try? await task.value
-  }
+  func stop() async { await application.stop() }
 
   var endpoint: Endpoint { try! Endpoint(parsing: "http://127.0.0.1:\(port)") }
 
@@ -90,30 +79,6 @@ final class LiveServer: Sendable {
   static func cards(_ n: Int, body: (Int) -> String = { "Body \($0)." }) -> [Wire.Card] {
     (1...n).map { i in
       Wire.Card(id: "c\(i)", type: i % 2 == 1 ? "news" : "tips", title: "Card \(i)", body: body(i))
-    }
-  }
-}
-
-/// The lines a server logged at `debug` and above.
-final class LogLines: Sendable {
-  private let lines = Mutex<[(level: Logger.Level, text: String)]>([])
-
-  var all: [(level: Logger.Level, text: String)] { lines.withLock { $0 } }
-
-  struct Handler: LogHandler {
-    let lines: LogLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .debug
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-      get { metadata[key] }
-      set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-      let text = "\(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })"
-      let level = event.level
-      lines.lines.withLock { $0.append((level, text)) }
     }
   }
 }

@@ -3,6 +3,7 @@ import CTFOWire
 import Foundation
 import Hummingbird
 import Logging
+import ServerFixtures
 import Synchronization
 import TestFixtures
 
@@ -13,7 +14,7 @@ final class ServerOnLoopback: Sendable {
   let port: Int
   let store: SQLiteCardStore
   private let folder: TemporaryFolder
-  private let task: Task<Void, any Error>
+  private let application: LoopbackApplication
 
   /// `wrap` makes the store the routes use from the SQLite one (a test's `HeldStore`).
   /// What the server logged at `debug` and above, one line an entry.
@@ -31,25 +32,13 @@ final class ServerOnLoopback: Sendable {
         Wire.Card(id: "c\($0)", type: $0 % 2 == 1 ? "news" : "tips", body: "b")
       },
       types: [Wire.CardType(name: "news"), Wire.CardType(name: "tips")])
-    let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let logger = Logger(label: "ctfo-server") { [logs] _ in LoggedLines.Handler(lines: logs) }
-    let service = Routes.service(store: wrap(store), settings: settings, logger: logger)
-    let app = Application(
-      router: service.router, server: service.server,
-      configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
-      logger: logger)
-    task = Task { try await app.runService(gracefulShutdownSignals: []) }
-    port = try await within("the server to listen") {
-      var iterator = ports.makeAsyncIterator()
-      return await iterator.next() ?? 0
-    }
+    let logger = logs.logger()
+    application = try await LoopbackApplication(
+      Routes.service(store: wrap(store), settings: settings, logger: logger), logger: logger)
+    port = application.port
   }
 
-  func stop() async {
-    task.cancel()
-    _ = try? await task.value
-  }
+  func stop() async { await application.stop() }
 
   /// One request on a new connection, on a thread of its own (the server's handlers need the
   /// cooperative pool); nil when no answer came within `seconds`.
@@ -191,28 +180,5 @@ final class HeldStore: CardStore {
   }
   func dashboard(at time: Int64, minReactions: Int) async throws -> DashboardData {
     try base.dashboard(at: time, minReactions: minReactions)
-  }
-}
-
-/// The lines a server logged at `debug` and above: level, message and metadata.
-final class LoggedLines: Sendable {
-  private let lines = Mutex<[String]>([])
-
-  var all: [String] { lines.withLock { $0 } }
-
-  struct Handler: LogHandler {
-    let lines: LoggedLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .debug
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-      get { metadata[key] }
-      set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-      let text = "\(event.level) \(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })"
-      lines.lines.withLock { $0.append(text) }
-    }
   }
 }
