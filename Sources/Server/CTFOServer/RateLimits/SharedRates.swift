@@ -3,7 +3,7 @@ import Synchronization
 /// A limit of requests per install and minute across every server process on one store: each
 /// process counts its own and, on a request at most once a second (never while idle), adds what
 /// it counted since to the store's counts and learns the other processes' from the answer
-/// (`CardStore.addRequestCounts`).
+/// (`RequestCountStore.addRequestCounts`).
 ///
 /// Windows are whole minutes of the wall clock, the same in every process. A process knows the
 /// others' requests as of its last exchange with the store, so an install may pass the limit by

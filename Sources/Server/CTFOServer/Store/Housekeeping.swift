@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Prunes the store (`CardStore.prune`) on a request that finds it due, at most once a
+/// Prunes the store (`OperatorStore.prune`) on a request that finds it due, at most once a
 /// minute of the settings' clock: no task of its own, and nothing to prune while idle.
 final class Housekeeping: Sendable {
   private let store: any OperatorStore
