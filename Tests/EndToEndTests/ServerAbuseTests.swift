@@ -207,6 +207,32 @@ import TestFixtures
     #expect(median < 0.05, "304 p50 \(median) s with \(idle.count) idle connections")
   }
 
+  /// Under a hard limit of 128 open files, 150 idle connections fill what the server may hold:
+  /// it stops accepting, says so in its log, and does not spin (its accept failed at once,
+  /// again and again, at 85 % of a core with nothing logged); once they close, a normal
+  /// client is answered.
+  @Test func aFullFileTableStopsAcceptingWithoutSpinning() throws {
+    let log = NSTemporaryDirectory() + "ctfo-server-" + UUID().uuidString + ".log"
+    defer { try? FileManager.default.removeItem(atPath: log) }
+    let server = try ServerProcess(
+      deck: ServerFaultTests.deck, openFiles: 128, hardLimit: true, log: log)
+    defer { server.stop() }
+    _ = Self.openFileLimit()
+    var idle = try (0..<150).map { _ in try RawConnection(port: server.port) }
+    // Each connection the server takes is answered: a HEAD /healthz on the last taken.
+    _ = idle.first?.send(Self.head("HEAD", "/healthz"))
+    _ = idle.first?.answer(within: 5)
+    let before = Self.cpuSeconds(server.pid)
+    Thread.sleep(forTimeInterval: 2)
+    let spent = Self.cpuSeconds(server.pid) - before
+    #expect(spent < 0.3, "\(spent) s of CPU in 2 s with a full file table")
+    let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    #expect(said.contains("connections open"), "\(said)")
+    idle.removeAll()
+    let client = try NormalClient(port: server.port)
+    #expect(try client.medianPull(of: 3) < 0.5)
+  }
+
   /// A SIGTERM while a client holds its body half-sent ends the server within its drain
   /// deadline (5 s), not when the client chooses.
   @Test func sigtermEndsTheServerWhileABodyIsHeldOpen() throws {

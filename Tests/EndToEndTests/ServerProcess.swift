@@ -19,11 +19,11 @@ final class ServerProcess {
 
   /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`);
   /// `data` and `port` restart a stopped server on its store and its port with a new deck;
-  /// `openFiles` starts it with that soft limit of open files (through prlimit(1)); `log` is a
-  /// file its stderr (its log) goes to.
+  /// `openFiles` starts it with that soft limit of open files (through prlimit(1)), the hard
+  /// limit too when `hardLimit`; `log` is a file its stderr (its log) goes to.
   init(
     deck: String, options: [String] = [], data: String? = nil, port: Int? = nil,
-    openFiles: Int? = nil, log: String? = nil
+    openFiles: Int? = nil, hardLimit: Bool = false, log: String? = nil
   ) throws {
     self.data = data ?? NSTemporaryDirectory() + "ctfo-server-" + UUID().uuidString
     let data = self.data
@@ -37,7 +37,9 @@ final class ServerProcess {
     let arguments = ["--port", "\(port ?? 0)", "--data", data, "--deck", deckPath] + options
     if let openFiles {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["prlimit", "--nofile=\(openFiles):", Self.binary] + arguments
+      process.arguments =
+        ["prlimit", "--nofile=\(openFiles):\(hardLimit ? "\(openFiles)" : "")", Self.binary]
+        + arguments
     } else {
       process.executableURL = URL(fileURLWithPath: Self.binary)
       process.arguments = arguments
