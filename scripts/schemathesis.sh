@@ -35,5 +35,12 @@ port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/out")
 token=$(curl -sf -X POST "http://127.0.0.1:$port/v1/auth" -H 'Content-Type: application/json' \
   -d '{"installId":"schemathesis","device":{"platform":"linux","app":"st","locale":"C"},"user":{},"clientTime":0}' \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+status=0
 st run openapi.yaml --url "http://127.0.0.1:$port" -H "Authorization: Bearer $token" \
-  --checks all --max-examples "${SCHEMATHESIS_EXAMPLES:-50}" --generation-deterministic
+  --checks all --max-examples "${SCHEMATHESIS_EXAMPLES:-50}" --generation-deterministic || status=$?
+# A failure names the server's side too: what it logged above info (a 503's cause).
+if [ "$status" -ne 0 ]; then
+  echo "ctfo-server's log, warnings and errors:" >&2
+  grep -v ' info ' "$work/log" | cut -c1-600 | head -40 >&2 || true
+fi
+exit "$status"
