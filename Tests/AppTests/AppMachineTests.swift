@@ -21,9 +21,9 @@ import Testing
       analytics: analytics, hooks: hooks, now: 0)
   }
 
-  /// The writes the machine hands over once a frame is drawn.
+  /// The writes the machine hands over once a frame is drawn (the refill aside).
   private func writes(_ machine: inout AppMachine, now: Double) -> [Session.Write] {
-    machine.reduce(.frameDrawn, now: now).map { effect in
+    machine.reduce(.frameDrawn, now: now).filter { $0 != .refill }.map { effect in
       guard case .write(let write) = effect else {
         Issue.record("not a write: \(effect)")
         return Session.Write(change: StateChange(time: 0), sequence: 0)
@@ -50,7 +50,7 @@ import Testing
     var machine = machine()
     #expect(
       machine.start(now: 1) == [
-        .app(.loadTypes), .app(.resizeTextArea(TextArea(width: 72, height: 18))), .takeFromFeed,
+        .loadTypes, .resizeTextArea(TextArea(width: 72, height: 18)), .takeFromFeed,
       ])
     #expect(machine.reduce(.fed(.card(a)), now: 1) == [])
     #expect(machine.screen.feed == .card(ShownCard(prepared: a, position: 0)))
@@ -125,8 +125,8 @@ import Testing
     _ = machine.reduce(.app(.wake), now: 4)
 
     // The machine asks for the swiped card; with it, the card is back on screen.
-    #expect(machine.reduce(.app(.key(.character("u"))), now: 6) == [.findUndoCard(id: a.card.id)])
-    #expect(machine.reduce(.undoCard(a), now: 6) == [])
+    #expect(machine.reduce(.app(.key(.character("u"))), now: 6) == [.findCard(id: a.card.id, for: .undo)])
+    #expect(machine.reduce(.found(a, for: .undo), now: 6) == [])
     #expect(machine.screen.feed == .card(ShownCard(prepared: a, position: 41)))
     let tombstone = Tombstone(
       historyIndex: 41, cardID: a.card.id, type: a.card.type, direction: .right)
@@ -166,7 +166,7 @@ import Testing
     _ = machine.reduce(.written([.committed(3, indices: [42])]), now: 4)
     _ = machine.reduce(.app(.wake), now: 4)
     _ = machine.reduce(.app(.key(.character("u"))), now: 5)
-    #expect(machine.reduce(.undoCard(nil), now: 5) == [])
+    #expect(machine.reduce(.found(nil, for: .undo), now: 5) == [])
     #expect(machine.screen.message?.contains("cannot come back") == true)
     #expect(machine.screen.feed == .card(ShownCard(prepared: b, position: 42)))
     let tombstone = Tombstone(
@@ -216,7 +216,7 @@ import Testing
   @Test func historyOpenedIsRecordedOnceAndTheHistoryIsReadAfterEveryWrite() {
     var machine = showingA()
     let effects = machine.reduce(.app(.key(.character("j"))), now: 3)
-    #expect(effects.last == .app(.loadHistory(limit: AppState.historyLimit)))
+    #expect(effects.last == .loadHistory(limit: AppState.historyLimit))
     #expect(
       effects.dropLast() == [
         .write(
@@ -231,7 +231,7 @@ import Testing
     _ = machine.reduce(.app(.key(.right)), now: 3)
     _ = machine.reduce(.fed(.card(b)), now: 3)
     let effects = machine.reduce(.app(.key(.character("i"))), now: 4)
-    #expect(effects.last == .app(.loadStats))
+    #expect(effects.last == .loadStats)
     #expect(
       effects.dropLast().contains { if case .write = $0 { true } else { false } },
       "the swipe's write goes first: \(effects)")
@@ -241,6 +241,7 @@ import Testing
     var machine = showingA()
     #expect(
       machine.reduce(.closing, now: 4) == [
+        .stopLink,
         .write(
           Session.Write(
             change: StateChange(
@@ -249,15 +250,38 @@ import Testing
                 .focus(cardID: a.card.id, type: a.card.type, milliseconds: 3000),
                 AnalyticsEvent("AppQuit"),
               ], time: 4),
-            sequence: 3))
+            sequence: 3)),
+        .finishWrites,
       ])
-    // After that the screens take no more actions.
+    // After that the screens take no more actions; the writer's last reports end the run.
     #expect(machine.reduce(.app(.wake), now: 5) == [])
+    #expect(
+      machine.reduce(.writesFinished(unsaved: [], reports: [.committed(3, indices: [])]), now: 5)
+        == [.deliverAnalytics, .finish(unsaved: [], saveProblem: nil)])
+  }
+
+  /// The ready queue refills once the frame showing the card taken is out, once per frame:
+  /// the frame answering the key waits for no preparation to start.
+  @Test func theRefillFollowsTheFrameOfACardTaken() {
+    var machine = showingA()
+    let swipe = machine.reduce(.app(.key(.right)), now: 3)
+    #expect(swipe == [.takeFromFeed])
+    #expect(!machine.reduce(.fed(.card(b)), now: 3).contains(.refill))
+    let drawn = machine.reduce(.frameDrawn, now: 3)
+    #expect(drawn.filter { $0 == .refill }.count == 1)
+    let writeAt = drawn.firstIndex { if case .write = $0 { true } else { false } }
+    let refillAt = drawn.firstIndex(of: .refill)
+    #expect(writeAt != nil && refillAt != nil && writeAt! < refillAt!, "\(drawn)")
+    #expect(!machine.reduce(.frameDrawn, now: 3).contains(.refill), "nothing taken since")
+    // The placeholder taken is no card: nothing to refill.
+    _ = machine.reduce(.app(.key(.right)), now: 4)
+    _ = machine.reduce(.fed(.loading), now: 4)
+    #expect(!machine.reduce(.frameDrawn, now: 4).contains(.refill))
   }
 
   @Test func aTypeTurnedOffIsWrittenAndTheFeedToldWhichTypesItDeals() {
     var machine = showingA()
-    #expect(machine.reduce(.app(.key(.character("s"))), now: 3) == [.app(.loadSettings)])
+    #expect(machine.reduce(.app(.key(.character("s"))), now: 3) == [.loadSettings])
     _ = machine.reduce(.app(.settingsLoaded(Fixtures.statuses(), problems: [])), now: 3)
     #expect(
       machine.reduce(.app(.key(.space)), now: 4) == [

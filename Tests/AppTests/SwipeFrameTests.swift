@@ -96,8 +96,8 @@ import Testing
     _ = machine.reduce(.app(.key(.right)), now: 3)
     _ = machine.reduce(.fed(.card(b)), now: 3)
     #expect(Self.writes(machine.reduce(.frameDrawn, now: 3)).map(\.sequence) == [3])
-    #expect(machine.reduce(.app(.key(.character("u"))), now: 4) == [.findUndoCard(id: a.card.id)])
-    _ = machine.reduce(.undoCard(a), now: 4)
+    #expect(machine.reduce(.app(.key(.character("u"))), now: 4) == [.findCard(id: a.card.id, for: .undo)])
+    _ = machine.reduce(.found(a, for: .undo), now: 4)
     #expect(machine.screen.feed == .card(ShownCard(prepared: a, position: 41)))
     let undo = Self.writes(machine.reduce(.frameDrawn, now: 4))
     // The undo's change names b by its provisional number; the writer gives it b's row.
@@ -171,7 +171,7 @@ import Testing
           card.card.title = "Card \(dealt)"
           cards[card.card.id] = card
           send(.fed(.card(card)))
-        case .findUndoCard(let id): send(.undoCard(cards[id]))
+        case .findCard(let id, .undo): send(.found(cards[id], for: .undo))
         case .write(let write): store.queued.append(write)
         default: break
         }

@@ -80,15 +80,15 @@ import Testing
       written.contains(
         .commit(Tombstone(historyIndex: 0, cardID: "w1", type: "word", direction: .right))))
     _ = machine.reduce(.app(.key(.escape)), now: 5)
-    #expect(machine.reduce(.app(.key(.character("u"))), now: 5) == [.findUndoCard(id: "f1")])
+    #expect(machine.reduce(.app(.key(.character("u"))), now: 5) == [.findCard(id: "f1", for: .undo)])
   }
 
   /// An undo put the joke card back in the queue: turning the word type off makes the word
   /// card's swipe final and leaves the joke card to come back.
   @Test func aCardOfAnotherTypeWaitingToComeBackStays() {
     var machine = wordAndFactSwiped(.clearTombstones)
-    #expect(machine.reduce(.app(.key(.character("u"))), now: 4) == [.findUndoCard(id: "f1")])
-    _ = machine.reduce(.undoCard(fact), now: 4)
+    #expect(machine.reduce(.app(.key(.character("u"))), now: 4) == [.findCard(id: "f1", for: .undo)])
+    _ = machine.reduce(.found(fact, for: .undo), now: 4)
     _ = machine.reduce(.frameDrawn, now: 4)
     _ = turnOff("word", &machine, enabled: ["fact", "word", "joke"], now: 5)
     #expect(machine.session.window.tombstones.isEmpty)

@@ -30,7 +30,9 @@ struct LiveServicesTests {
         HistoryEntry(index: 0, cardID: "f1", type: "fact", title: "Title of f1", shownAt: 5),
       ])
     #expect(home.services.historyCount() == 2)
-    #expect(home.services.history(limit: 10, matching: "j1", reaction: nil).map(\.cardID) == ["j1"])
+    #expect(
+      home.services.history(limit: 10, matching: "j1", reaction: nil).entries.map(\.cardID)
+        == ["j1"])
   }
 
   @Test func aSwipeAndItsUndoAreTheRowsTheWritesAskFor() async throws {
@@ -69,13 +71,13 @@ struct LiveServicesTests {
     let home = try LiveHome()
     let j1 = try home.card("j1")
     #expect(
-      home.services.undoCard(id: "j1") == Preparation.laidOut(j1, for: LiveHome.area))
+      home.services.card(id: "j1") == Preparation.laidOut(j1, for: LiveHome.area))
     let narrow = TextArea(width: 12, height: 6)
     home.services.resize(textArea: narrow)
-    let again = try #require(home.services.undoCard(id: "j1"))
+    let again = try #require(home.services.card(id: "j1"))
     #expect(again == Preparation.laidOut(j1, for: narrow))
     #expect(again.layout.truncated && again.layout.lines.count == 6)
-    #expect(home.services.undoCard(id: "gone") == nil, "a card no deck holds")
+    #expect(home.services.card(id: "gone") == nil, "a card no deck holds")
   }
 
   @Test func aTypeTheMachineTurnsOffIsDealtNoMoreAndStored() async throws {

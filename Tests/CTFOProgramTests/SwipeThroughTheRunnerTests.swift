@@ -43,27 +43,11 @@ private struct Loop {
     return shown
   }
 
+  /// The runner's own switch, as the app's loop performs every effect (the refill after a
+  /// frame among them), counting the writes.
   private mutating func answer(to effect: AppMachine.Effect) -> AppMachine.Action? {
-    switch effect {
-    case .takeFromFeed: return .fed(services.takeFromFeed())
-    case .findUndoCard(let id): return .undoCard(services.undoCard(id: id))
-    case .findBroughtBack(let id): return .broughtBackCard(services.card(id: id))
-    case .askEnabledTypes(let type, let enabled, let confirmed):
-      return .enabledTypes(
-        services.enabledTypes(), type: type, enabled: enabled, confirmed: confirmed)
-    case .enableTypes(let types): return .app(.settingChanged(.applied(services.enable(types))))
-    case .write(let write):
-      given += 1
-      services.write(write)
-    case .retryWrites: services.retryWrites()
-    case .runHook(let id, let reaction, let time):
-      services.runHook(cardID: id, reaction: reaction, time: time)
-    case .deliverAnalytics: services.deliverAnalytics()
-    case .app(.loadTypes): return .app(.typesLoaded(services.typeStatuses()))
-    case .app(.resizeTextArea(let area)): services.resize(textArea: area)
-    case .app: break
-    }
-    return nil
+    if case .write = effect { given += 1 }
+    return services.perform(effect, display: nil)
   }
 }
 

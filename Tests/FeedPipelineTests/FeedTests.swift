@@ -107,6 +107,51 @@ private func requests(_ n: Int, of source: GatedSource) async throws -> [Gate] {
     feed.stop()
   }
 
+  /// The app takes a card in the frame that answers the key; its replacement's preparation
+  /// starts after that frame (`refill()`), not in it.
+  @Test func takingAReadyCardStartsNothingUntilTheRefill() async throws {
+    let source = GatedSource(counts: ["a": 20])
+    let ready = ReadySignal()
+    let feed = try await makeFeed(source, lookahead: 2, onReady: ready.callback)
+    feed.start()
+    let firstTwo = try await requests(2, of: source)
+    firstTwo[0].succeed()
+    _ = try await within("onReady") { await ready.stream.take(1) }
+    let running = { feed.state.withLock { $0.tasks.count } }
+    #expect(running() == 1, "the second card's preparation, still gated")
+    #expect(feed.takeReady().card?.id == "a-\(firstTwo[0].ordinal)")
+    #expect(running() == 1, "taking the card started no preparation")
+    feed.refill()
+    #expect(running() == 2, "the refill started its replacement's")
+    let third = try await requests(1, of: source)
+    #expect(third.count == 1)
+    feed.refill()
+    #expect(running() == 2, "a refill is done once")
+    firstTwo[1].succeed()
+    third.first?.succeed()
+    feed.stop()
+  }
+
+  /// A runner that never refills (a test harness that draws no frame) is one refill behind,
+  /// never starved: each take starts the refill an earlier take left.
+  @Test func takesWithoutRefillsStillDealEveryCard() async throws {
+    let ready = ReadySignal()
+    let feed = try await makeFeed(
+      InstantSource(counts: ["a": 30]), lookahead: 2, onReady: ready.callback)
+    feed.start()
+    var seen: [String] = []
+    while seen.count < 30 {
+      if let card = feed.takeReady().card {
+        seen.append(card.id)
+      } else {
+        _ = try await within("a card ready after \(seen.count)") { await ready.stream.take(1) }
+      }
+    }
+    #expect(seen.count == 30)
+    #expect(Set(seen).count == 30, "one round of 30 cards, each once")
+    feed.stop()
+  }
+
   @Test func failedCardsAreSkippedNeverFetchedAgainAndTheFeedGoesOn() async throws {
     let source = CountingSource(counts: ["a": 30, "b": 30], failing: { _, o in o % 3 == 0 })
     let feed = try await makeFeed(source)

@@ -3,13 +3,16 @@ import CardText
 import FeedCore
 import Synchronization
 
-/// The running feed: a `FeedEngine` whose preparations run concurrently as tasks on the
-/// cooperative pool.
+/// The running feed: the ready queue of a pure `FeedEngine`, filled by a pipeline of actors on
+/// the cooperative pool.
 ///
-/// Keeps `lookahead` cards in preparation or ready; a card enters the ready queue the moment
-/// its preparation ends. Every method is synchronous and returns at once (the engine sits
-/// behind a mutex held only for pure state changes), so the UI thread can call it between two
-/// `poll(2)`s; `next()` is the waiting form for `ctfo next`.
+/// Keeps `lookahead` cards in preparation or ready. Each preparation is a task through two
+/// actors, `FetchStage` (the card from its source, a fetch shared by the slots that dealt the
+/// same card) and `LayoutStage` (sanitised, laid out and cut to the terminal's text area),
+/// and pushes its card into the ready queue the moment it is done. The queue is the engine
+/// behind a mutex held only for pure state changes: every method here is synchronous and
+/// returns at once, so the UI thread takes a card between two `poll(2)`s without awaiting;
+/// `next()` is the waiting form for `ctfo next`.
 ///
 ///     let feed = Feed(source: deck, catalog: types, enabled: ["fact"], seed: 1,
 ///                     area: TextArea(width: 60, height: 12)) { wakePipe.wake() }
@@ -40,24 +43,20 @@ public final class Feed: Sendable {
     var tasks: [UInt64: Task<Void, Never>] = [:]
     var waiters: [CheckedContinuation<FeedItem, Never>] = []
     var stopped = false
-    /// Fetches under way, by card: a card dealt again while its fetch runs (a type smaller
-    /// than the lookahead) waits for that fetch instead of asking its source twice, so a card
-    /// whose fetch fails was asked for once (feed-logic.md: never retry).
-    var fetches: [CardKey: SharedFetch] = [:]
+    /// How many times each type was renewed after every card of it failed: the fetch stage
+    /// asks again, once, for a card that failed before.
+    var renewals: [String: Int] = [:]
+    /// The preparations the last `takeReady()` called for, waiting for `refill()`.
+    var refillDue: [FeedEffect] = []
   }
 
-  struct SharedFetch {
-    var task: Task<Card, any Error>
-    /// The slots waiting for it.
-    var users: Int
-    /// It failed: it stays, so that a slot that dealt the card before the failure and
-    /// prepares it after gets the same failure instead of asking the source again.
-    var failed = false
-  }
-
-  private let source: any CardSource
   private let inDealOrder: Bool
   let onReady: @Sendable () -> Void
+  /// The pipeline's stages: the fetches under way, and the layout for the text area.
+  private let fetchStage: FetchStage
+  private let layoutStage: LayoutStage
+  /// Lays a card out on the UI thread when it was taken before the lay-out stage caught up
+  /// with a resize.
   private let layout: @Sendable (Card, TextArea) -> PreparedCard
   let state: Mutex<State>
   /// Each type's card count in `source` at launch: the ordinals below are the source's own, and
@@ -67,9 +66,9 @@ public final class Feed: Sendable {
   let fetchBody: (@Sendable (String) async throws -> String)?
   /// Held while a live change applies: changes from several sources apply one at a time.
   let applying = Mutex<Void>(())
-  /// The text area for new layouts; apart from `state` so that a preparation reads it without
-  /// contending for the engine.
-  private let area: Mutex<TextArea>
+  /// The text area of now and the number of resizes so far; apart from `state` so that a
+  /// take reads it without contending for the engine.
+  private let area: Mutex<(area: TextArea, resizes: UInt64)>
 
   /// - Parameters:
   ///   - catalog: the types offered and their card counts (from the source).
@@ -93,7 +92,8 @@ public final class Feed: Sendable {
     },
     fetchBody: (@Sendable (String) async throws -> String)? = nil
   ) {
-    self.source = source
+    fetchStage = FetchStage(source: source)
+    layoutStage = LayoutStage(area: area, layout: layout)
     self.fetchBody = fetchBody
     baseCounts = Dictionary(catalog.map { ($0.type.name, $0.cards) }) { a, _ in a }
     self.layout = layout
@@ -106,7 +106,7 @@ public final class Feed: Sendable {
     state = Mutex(
       State(
         engine: engine, disabled: Set(metadata.keys).subtracting(enabled), metadata: metadata))
-    self.area = Mutex(area)
+    self.area = Mutex((area, 0))
   }
 
   /// Starts preparing the first cards.
@@ -116,17 +116,51 @@ public final class Feed: Sendable {
   /// again after `onReady`); `.unavailable` when nothing can be prepared. Showing a card starts
   /// the preparation of one more.
   public func takeNext() -> FeedItem {
-    let area = self.area.withLock { $0 }
+    let area = self.area.withLock { $0.area }
     let (item, effects) = state.withLock { take(&$0, area: area) }
     perform(effects)
     return item
+  }
+
+  /// The first ready card, as `takeNext()` gives it, starting nothing: the preparation of the
+  /// card that replaces it waits for `refill()`, which the app calls once the frame showing
+  /// the card is out, so that the frame answering a key waits for no task to start. A refill
+  /// still due from an earlier take (a runner that drew no frame) starts first.
+  public func takeReady() -> FeedItem {
+    let area = self.area.withLock { $0.area }
+    let (item, due) = state.withLock { s in
+      let due = Self.stillDue(&s)
+      let (item, effects) = take(&s, area: area)
+      // Nothing taken (the placeholder shows): what the queue needs starts now.
+      guard case .card = item else { return (item, due + effects) }
+      s.refillDue = effects
+      return (item, due)
+    }
+    perform(due)
+    return item
+  }
+
+  /// Starts the preparations the last `takeReady()` left for later (none when a change of
+  /// settings cancelled them meanwhile).
+  public func refill() {
+    perform(state.withLock { Self.stillDue(&$0) })
+  }
+
+  /// The refill due, taken: the slots the engine still prepares.
+  private static func stillDue(_ s: inout State) -> [FeedEffect] {
+    guard !s.refillDue.isEmpty else { return [] }
+    defer { s.refillDue = [] }
+    return s.refillDue.filter { effect in
+      guard case .prepare(let slot) = effect else { return true }
+      return s.engine.isPreparing(slot)
+    }
   }
 
   /// The next card, waiting for one to be ready if none is.
   public func next() async -> FeedItem {
     let item = takeNext()
     guard item == .loading else { return item }
-    let area = self.area.withLock { $0 }
+    let area = self.area.withLock { $0.area }
     return await withCheckedContinuation { waiter in
       let (now, effects): (FeedItem?, [FeedEffect]) = state.withLock { s in
         if !s.engine.hasNext(inDealOrder: inDealOrder), !s.isUnavailable, !s.stopped {
@@ -158,9 +192,10 @@ public final class Feed: Sendable {
   public func renewFailedTypes() {
     guard hasFailedTypes else { return }
     let (handoffs, effects) = state.withLock { s in
-      // Their failed fetches are forgotten with them: the new round asks the source again.
-      let renewed = Set(s.engine.standings.filter(\.failing).map(\.name))
-      s.fetches = s.fetches.filter { !($0.value.failed && renewed.contains($0.key.type)) }
+      // The fetch stage asks the source again, once, for their failed cards.
+      for type in s.engine.standings.filter(\.failing).map(\.name) {
+        s.renewals[type, default: 0] += 1
+      }
       return handOffToWaiters(&s, effects: s.engine.renewFailedTypes())
     }
     finish(handoffs, effects)
@@ -171,21 +206,28 @@ public final class Feed: Sendable {
     state.withLock { $0.engine.standings.contains(where: \.failing) }
   }
 
-  /// Sets the text area for new layouts and lays the ready cards out again in the background,
-  /// from the data already fetched. A card taken before that finishes is laid out on the spot.
+  /// Sets the text area for new layouts and has the lay-out stage lay the ready cards out again
+  /// in the background, from the data already fetched. A card taken before that finishes is
+  /// laid out on the spot.
   public func resize(to area: TextArea) {
-    self.area.withLock { $0 = area }
+    let number = self.area.withLock { now in
+      now = (area, now.resizes + 1)
+      return now.resizes
+    }
     let stale: [(FeedSlot, Card)] = state.withLock { s in
       s.engine.ready.filter { $0.payload.area != area }.map {
         ($0.slot, $0.payload.card.card)
       }
     }
-    guard !stale.isEmpty else { return }
     Task {
-      let redone = stale.map { ($0.0, Prepared(card: layout($0.1, area), area: area)) }
-      guard self.area.withLock({ $0 }) == area else { return }
+      guard
+        let redone = await layoutStage.resize(to: area, number: number, relaying: stale.map(\.1)),
+        self.area.withLock({ $0.resizes }) == number
+      else { return }
       state.withLock { s in
-        for (slot, prepared) in redone { s.engine.replaceReady(slot, with: prepared) }
+        for ((slot, _), card) in zip(stale, redone) {
+          s.engine.replaceReady(slot, with: Prepared(card: card, area: area))
+        }
       }
     }
   }
@@ -259,17 +301,24 @@ public final class Feed: Sendable {
     }
   }
 
+  /// One preparation, through the stages: fetched, then laid out, then pushed into the ready
+  /// queue (or replaced, when it failed).
   private func prepare(_ slot: FeedSlot) async {
     let prepared: Prepared?
     do {
-      let card = Preparation.sanitized(try await fetch(slot))
+      let fetched = try await fetch(slot)
       try Task.checkCancellation()
-      let area = self.area.withLock { $0 }
-      prepared = Prepared(card: layout(card, area), area: area)
+      let (card, area) = await layoutStage.prepare(fetched)
+      prepared = Prepared(card: card, area: area)
     } catch {
       prepared = nil
     }
-    let area = self.area.withLock { $0 }
+    push(slot, prepared)
+  }
+
+  /// Pushes a finished preparation into the ready queue, inside the lock, and wakes the app.
+  private func push(_ slot: FeedSlot, _ prepared: Prepared?) {
+    let area = self.area.withLock { $0.area }
     let (handoffs, effects) = state.withLock { s in
       s.tasks[slot.id] = nil
       // A stopped feed prepares nothing more: a cancelled fetch is not a failure to replace.
@@ -281,41 +330,16 @@ public final class Feed: Sendable {
     finish(handoffs, effects)
   }
 
-  /// The slot's card: a live source's, or from the source (or the fetch of the same card
-  /// already under way).
+  /// The slot's card: a live source's, or the fetch stage's.
   private func fetch(_ slot: FeedSlot) async throws -> Card {
     let key = CardKey(type: slot.type, ordinal: slot.ordinal)
-    let live = state.withLock { $0.live.cards[key] }
+    let (live, renewal) = state.withLock { ($0.live.cards[key], $0.renewals[key.type] ?? 0) }
     if var live {
       if live.body.isEmpty, let fetchBody { live.body = try await fetchBody(live.id) }
       guard !live.body.isEmpty else { throw MissingBody(id: live.id) }
       return live
     }
-    let task = state.withLock { s in
-      if s.fetches[key] != nil {
-        s.fetches[key]!.users += 1
-        return s.fetches[key]!.task
-      }
-      let source = self.source
-      let task = Task { try await source.fetch(type: key.type, ordinal: key.ordinal) }
-      s.fetches[key] = SharedFetch(task: task, users: 1)
-      return task
-    }
-    defer {
-      state.withLock { s in
-        s.fetches[key]?.users -= 1
-        if s.fetches[key]?.users == 0, s.fetches[key]?.failed == false { s.fetches[key] = nil }
-      }
-    }
-    return try await withTaskCancellationHandler {
-      do { return try await task.value } catch {
-        if !(error is CancellationError) { state.withLock { $0.fetches[key]?.failed = true } }
-        throw error
-      }
-    } onCancel: {
-      // A cancelled slot cancels the fetch only when no other slot waits for it.
-      if state.withLock({ $0.fetches[key]?.users == 1 }) { task.cancel() }
-    }
+    return try await fetchStage.card(key, renewal: renewal)
   }
 
   typealias Handoff = (waiter: CheckedContinuation<FeedItem, Never>, item: FeedItem)
@@ -328,7 +352,7 @@ public final class Feed: Sendable {
     var handoffs: [Handoff] = []
     var effects = effects
     guard !s.waiters.isEmpty else { return (handoffs, effects) }
-    let area = area ?? self.area.withLock { $0 }
+    let area = area ?? self.area.withLock { $0.area }
     while !s.waiters.isEmpty, s.engine.hasNext(inDealOrder: inDealOrder) || s.isUnavailable {
       let (item, more) = take(&s, area: area)
       effects += more

@@ -5,66 +5,100 @@ import FeedCore
 import FeedPipeline
 
 /// What the interactive app's machine (`AppMachine`) asks of the feed, the store and the
-/// server: each call performs one effect and returns what it found, deciding nothing.
+/// server: one method per effect, each performing it and returning what it found, deciding
+/// nothing; and one poll for the news of the sources that change by themselves.
 ///
-/// Every call is synchronous and fast, made on the UI thread: the feed never blocks, and
-/// database writes are queued to a background writer.
+/// Every call is synchronous and fast, made on the UI thread: the ready queue is read without
+/// waiting, preparations run on actors, and database writes are queued to a background writer.
 protocol AppServices {
-  /// The state writer's reports since the last call, in order.
-  func takeReports() -> [WriterReport]
-  /// A card from the feed (`.loading` while none is ready); starts the preparation of one more.
+  /// The news since the last poll, as the machine's actions, in order: the writer's reports,
+  /// and, on a wake-up (`woken`), the settings another process wrote (its commit wakes the
+  /// loop), the server's line and what live sources changed (the cards `session` holds laid
+  /// out again).
+  func poll(woken: Bool, session: Session) -> [AppMachine.Action]
+  /// `.takeFromFeed`: the first ready card (`.loading` while none is), starting nothing.
   func takeFromFeed() -> FeedItem
-  /// A card by id, laid out for the screen; nil when its source removed it.
-  func undoCard(id: String) -> PreparedCard?
-  /// Gives a change to the state writer.
-  func write(_ write: Session.Write)
-  /// Tells the writer, which holds what failed, to try again in a while.
-  func retryWrites()
-  /// Runs the reaction hook on a reaction stored for good.
-  func runHook(cardID: String, reaction: Reaction, time: Double)
-  /// Events were committed: the analytics sinks may send them.
-  func deliverAnalytics()
-  /// What live sources changed since the last call, the changed cards `holds` accepts laid
-  /// out; with the ids of `undoable` still in a source when one replaced its collection. Nil
-  /// when nothing changed.
-  func liveNews(holds: (String) -> Bool, undoable: [String]) -> LiveChanges?
-  /// The last `limit` history entries, or with `search` the last `limit` whose title or text
-  /// holds it, once every change given so far is written.
-  func history(limit: Int, matching search: String?, reaction: Reaction??) -> [HistoryEntry]
-  /// How many cards the history holds.
-  func historyCount() -> Int
-  /// The reader's stats, once every write so far is in; empty when they cannot be read.
-  func readingStats() -> ReadingStats
-  /// A card from the history, prepared again (sanitised; its layout is not used).
+  /// `.refill`: starts preparing the cards that replace those taken.
+  func refill()
+  /// `.findCard`: a card by id, laid out for the screen; nil when no source holds it.
   func card(id: String) -> PreparedCard?
-  /// Every type with its count, enabled and failing state.
+  /// `.loadTypes`: every type with its count, enabled and failing state.
   func typeStatuses() -> [TypeStatus]
-  /// The problems found while loading the decks, one line each.
-  func deckProblems() -> [String]
-  /// The types the feed deals now.
+  /// `.loadSettings`: the types, and the problems found in the decks, one line each.
+  func settings() -> (statuses: [TypeStatus], problems: [String])
+  /// `.askEnabledTypes`: the types the feed deals now.
   func enabledTypes() -> Set<String>
-  /// The feed deals `types` from now on; every type's status then.
+  /// `.enableTypes`: the feed deals `types` from now on; every type's status then.
   func enable(_ types: Set<String>) -> [TypeStatus]
-  /// The types the state database holds disabled, nil when it cannot be read.
-  func disabledTypes() -> Set<String>?
-  /// When the state database changed since the last call: the types it holds disabled, every
-  /// known type, and the types the feed deals now; nil when it did not.
-  func storedSettings() -> (disabled: Set<String>, types: Set<String>, enabledNow: Set<String>)?
-  /// The body text area is now `area`: ready cards are laid out again.
+  /// `.resizeTextArea`: ready cards are laid out again for `area`.
   func resize(textArea area: TextArea)
-  /// The server's line when a pull ended since the last call, and the count of analytics
-  /// events waiting for a failing sink when it changed; nil when neither.
-  func serverNews() -> (pulled: ServerLine?, queuedEvents: Int?)?
-  /// Pulls from the server now, in the background (nothing without a server).
+  /// `.write`: gives a change to the state writer.
+  func write(_ write: Session.Write)
+  /// `.retryWrites`: tells the writer, which holds what failed, to try again in a while.
+  func retryWrites()
+  /// `.loadHistory`: the last `limit` history entries (with `search`, the last `limit` whose
+  /// title or text holds it) and how many the history holds, once every change is written.
+  func history(limit: Int, matching search: String?, reaction: Reaction??)
+    -> (entries: [HistoryEntry], total: Int)
+  /// `.loadStats`: the reader's stats, once every write so far is in.
+  func readingStats() -> ReadingStats
+  /// `.finishWrites`: the feed stops, and the writer writes what it holds, trying what fails
+  /// again a few times; the sequences not saved, and the writer's last reports.
+  func finishWrites() -> (unsaved: [UInt64], reports: [WriterReport])
+  /// `.runHook`: runs the reaction hook on a reaction stored for good.
+  func runHook(cardID: String, reaction: Reaction, time: Double)
+  /// `.deliverAnalytics`: events were committed, the analytics sinks may send them.
+  func deliverAnalytics()
+  /// `.pull`: pulls from the server now, in the background (nothing without a server).
   func pullNow()
-  /// The notification was read.
+  /// `.dismissNotice`: the notification was read.
   func dismissNotice(id: String)
-  /// Quitting: the server link stops.
+  /// `.stopLink`: quitting, the server link stops.
   func stopLink()
-  /// Quitting, once the last changes are given: the feed stops, and the writer writes what
-  /// it holds, trying what fails again a few times; the sequences not saved.
-  func finishWrites() -> [UInt64]
-  /// Quitting, once the last reports are in: hooks and analytics get a moment to finish;
-  /// `unsaved` changes are reported with `saveProblem`.
+  /// `.finish`: hooks and analytics get a moment to finish; `unsaved` changes are reported.
   func finish(unsaved: [UInt64], saveProblem: String?)
+}
+
+extension AppServices {
+  /// Performs one of the machine's effects; the action that answers it, if any. `display`
+  /// performs the terminal's (`.copy`, `.openURL`); `.quit` is the run loop's own, nothing here.
+  /// Every runner, the app's loop and the tests' alike, performs effects through this one
+  /// switch: none can leave one out (the refill after a frame, say).
+  func perform(_ effect: AppMachine.Effect, display: (any AppDisplay)?) -> AppMachine.Action? {
+    switch effect {
+    case .takeFromFeed: return .fed(takeFromFeed())
+    case .refill: refill()
+    case .findCard(let id, let wanted): return .found(card(id: id), for: wanted)
+    case .loadTypes: return .app(.typesLoaded(typeStatuses()))
+    case .loadSettings:
+      let (statuses, problems) = settings()
+      return .app(.settingsLoaded(statuses, problems: problems))
+    case .askEnabledTypes(let type, let enabled, let confirmed):
+      return .enabledTypes(enabledTypes(), type: type, enabled: enabled, confirmed: confirmed)
+    case .enableTypes(let types): return .app(.settingChanged(.applied(enable(types))))
+    case .resizeTextArea(let area): resize(textArea: area)
+    case .write(let change): write(change)
+    case .retryWrites: retryWrites()
+    case .loadHistory(let limit, let search, let filter):
+      let (entries, total) = history(limit: limit, matching: search, reaction: filter.reaction)
+      return .app(.historyLoaded(entries, total: total, search: search, filter: filter))
+    case .loadStats: return .app(.statsLoaded(readingStats()))
+    case .finishWrites:
+      let (unsaved, reports) = finishWrites()
+      return .writesFinished(unsaved: unsaved, reports: reports)
+    case .runHook(let id, let reaction, let time):
+      runHook(cardID: id, reaction: reaction, time: time)
+    case .deliverAnalytics: deliverAnalytics()
+    case .pull: pullNow()
+    case .dismissNotice(let id): dismissNotice(id: id)
+    case .stopLink: stopLink()
+    case .finish(let unsaved, let problem): finish(unsaved: unsaved, saveProblem: problem)
+    case .copy(let text): display?.copyToClipboard(text)
+    case .openURL(let url):
+      guard let display else { return .app(.urlOpened(failure: "No terminal to open links on")) }
+      return .app(.urlOpened(failure: display.whileSuspended { LinkOpener.open(url) }))
+    case .quit: break
+    }
+    return nil
+  }
 }

@@ -8,7 +8,7 @@ import YieldToUser
 
 /// The interactive app's run loop: draw, block until something happens, reduce, perform the
 /// effects, draw again. What happens is decided by the pure `AppMachine`; the services
-/// perform its effects and their answers go back to it.
+/// perform each of its effects once (`AppServices.perform`) and their answers go back to it.
 ///
 /// It blocks in `waitForEvents` with no timeout, so an idle app uses no CPU; only while a
 /// slide-out plays does it wait for at most one frame.
@@ -61,14 +61,11 @@ final class InteractiveApp {
     session.close()
   }
 
-  /// Saves state and stops the feed: the last changes go to the writer, which writes what it
-  /// holds; their reports reach the machine (hooks run, the save problem is known).
+  /// Saves state and stops the feed: the link stops, the last changes go to the writer, which
+  /// writes what it holds; their reports reach the machine (hooks run, the save problem is
+  /// known), then hooks and analytics get their moment.
   private func close() {
-    services.stopLink()
     perform(machine.reduce(.closing, now: now))
-    let unsaved = services.finishWrites()
-    perform(machine.reduce(.written(services.takeReports()), now: now))
-    services.finish(unsaved: unsaved, saveProblem: machine.session.saveProblem)
   }
 
   /// Waits for events and turns them into actions; a frame of the slide-out when its pause
@@ -81,27 +78,13 @@ final class InteractiveApp {
     return events.isEmpty ? [.app(.frame)] : events.flatMap(actions)
   }
 
+  /// A key or a click comes after the commits already reported (it acts on the history
+  /// numbers they gave); a wake-up after every news.
   private func actions(for event: InputEvent) -> [AppMachine.Action] {
-    let elsewhere = services.storedSettings().map {
-      [
-        AppMachine.Action.storedSettings(
-          disabled: $0.disabled, types: $0.types, enabledNow: $0.enabledNow)
-      ]
-    }
     switch event {
-    case .key(let key): return userActed() + (elsewhere ?? []) + [.app(.key(key))]
-    case .mouse(let report): return userActed() + (elsewhere ?? []) + [.app(action(for: report))]
-    case .wake:
-      let server =
-        services.serverNews().map {
-          [AppMachine.Action.serverNews(pulled: $0.pulled, queuedEvents: $0.queuedEvents)]
-        } ?? []
-      let held = machine.session
-      let live =
-        services.liveNews(
-          holds: { held.holds($0) }, undoable: held.window.tombstones.map(\.cardID)
-        ).map { [AppMachine.Action.live($0)] } ?? []
-      return [.written(services.takeReports())] + (elsewhere ?? []) + server + live + [.app(.wake)]
+    case .key(let key): return userActed() + [.app(.key(key))]
+    case .mouse(let report): return userActed() + [.app(action(for: report))]
+    case .wake: return services.poll(woken: true, session: machine.session) + [.app(.wake)]
     case .terminate: return [.app(.terminate)]
     case .resize: return [resized()]
     case .resumed:
@@ -110,12 +93,11 @@ final class InteractiveApp {
     }
   }
 
-  /// The user pressed a key or used the mouse: commits already reported reach the session
-  /// first, so that the key acts on the history numbers they gave.
+  /// The user pressed a key or used the mouse: background work waits, and the news already
+  /// in reaches the machine first.
   private func userActed() -> [AppMachine.Action] {
     Courtesy.userActed()
-    let reports = services.takeReports()
-    return reports.isEmpty ? [] : [.written(reports)]
+    return services.poll(woken: false, session: machine.session)
   }
 
   /// What the mouse did: a press on a hint-bar item is its key.
@@ -138,62 +120,9 @@ final class InteractiveApp {
 
   private func perform(_ effects: [AppMachine.Effect]) {
     for effect in effects {
-      guard let result = perform(effect) else { continue }
+      if effect == .quit { quitting = true }
+      guard let result = services.perform(effect, display: session) else { continue }
       dispatch(result)
-    }
-  }
-
-  /// Performs one effect; returns the action that reports its result, if it has one.
-  private func perform(_ effect: AppMachine.Effect) -> AppMachine.Action? {
-    switch effect {
-    case .app(let effect): return perform(effect).map(AppMachine.Action.app)
-    case .takeFromFeed: return .fed(services.takeFromFeed())
-    case .findUndoCard(let id): return .undoCard(services.undoCard(id: id))
-    case .findBroughtBack(let id): return .broughtBackCard(services.card(id: id))
-    case .askEnabledTypes(let type, let enabled, let confirmed):
-      return .enabledTypes(
-        services.enabledTypes(), type: type, enabled: enabled, confirmed: confirmed)
-    case .enableTypes(let types): return .app(.settingChanged(.applied(services.enable(types))))
-    case .write(let write): services.write(write)
-    case .retryWrites: services.retryWrites()
-    case .runHook(let id, let reaction, let time):
-      services.runHook(cardID: id, reaction: reaction, time: time)
-    case .deliverAnalytics: services.deliverAnalytics()
-    }
-    return nil
-  }
-
-  /// Performs one of the screens' effects the machine passes on.
-  private func perform(_ effect: AppEffect) -> AppAction? {
-    switch effect {
-    case .loadTypes: return .typesLoaded(services.typeStatuses())
-    case .loadHistory(let limit, let search, let filter):
-      let entries = services.history(limit: limit, matching: search, reaction: filter.reaction)
-      return .historyLoaded(
-        entries, total: services.historyCount(), search: search, filter: filter)
-    case .loadStats: return .statsLoaded(services.readingStats())
-    case .openCard(let id): return .cardOpened(services.card(id: id))
-    case .loadSettings:
-      return .settingsLoaded(services.typeStatuses(), problems: services.deckProblems())
-    case .resizeTextArea(let area):
-      services.resize(textArea: area)
-      return nil
-    case .copy(let text):
-      session.copyToClipboard(text)
-      return nil
-    case .openURL(let url):
-      return .urlOpened(failure: session.whileSuspended { LinkOpener.open(url) })
-    case .pull:
-      services.pullNow()
-      return nil
-    case .dismissNotice(let id):
-      services.dismissNotice(id: id)
-      return nil
-    case .quit:
-      quitting = true
-      return nil
-    // The machine does these on its session.
-    case .takeNext, .swipe, .undo, .undoTo, .bringBack, .setEnabled: return nil
     }
   }
 

@@ -10,6 +10,7 @@ import Synchronization
 /// The app's services over the real feed, index and state writer: the runner of the effects
 /// the pure `AppMachine` asks for. It decides nothing: the machine holds the session, the
 /// focus, and the reactions waiting for their write; this class performs and reports back.
+/// Besides the protocol's methods, what the launch and the tests read directly.
 final class LiveServices: AppServices {
   private let launch: Launch
   private let feed: Feed
@@ -56,11 +57,36 @@ final class LiveServices: AppServices {
     return Session(window: window, returning: cards, nextIndex: next)
   }
 
+  func poll(woken: Bool, session: Session) -> [AppMachine.Action] {
+    var news: [AppMachine.Action] = []
+    let reports = takeReports()
+    // A wake-up always brings the reports, even none: the save problem shows as it is now.
+    if woken || !reports.isEmpty { news.append(.written(reports)) }
+    // The rest only on a wake-up: another process's setting wakes the loop (the state
+    // folder's watcher), and a key's frame waits for no query.
+    guard woken else { return news }
+    if let stored = storedSettings() {
+      news.append(
+        .storedSettings(
+          disabled: stored.disabled, types: stored.types, enabledNow: stored.enabledNow))
+    }
+    if let server = serverNews() {
+      news.append(.serverNews(pulled: server.pulled, queuedEvents: server.queuedEvents))
+    }
+    if let live = liveNews(
+      holds: { session.holds($0) }, undoable: session.window.tombstones.map(\.cardID))
+    {
+      news.append(.live(live))
+    }
+    return news
+  }
+
+  /// The state writer's reports since the last call, in order.
   func takeReports() -> [WriterReport] { reports.take() }
 
-  func takeFromFeed() -> FeedItem { feed.takeNext() }
+  func takeFromFeed() -> FeedItem { feed.takeReady() }
 
-  func undoCard(id: String) -> PreparedCard? { prepared(id: id) }
+  func refill() { feed.refill() }
 
   func write(_ write: Session.Write) {
     let given = writer.enqueue(write.change)
@@ -80,6 +106,9 @@ final class LiveServices: AppServices {
 
   func deliverAnalytics() { analytics?.poke() }
 
+  /// What live sources changed since the last call, the changed cards `holds` accepts laid
+  /// out; with the ids of `undoable` still in a source when one replaced its collection. Nil
+  /// when nothing changed.
   func liveNews(holds: (String) -> Bool, undoable: [String]) -> LiveChanges? {
     let news = feed.takeNews()
     let hookFailure = hook?.failures.take()
@@ -101,16 +130,17 @@ final class LiveServices: AppServices {
     messages.count == 1 ? messages[0] : "\(messages[0]) (and \(messages.count - 1) more)"
   }
 
-  func history(limit: Int, matching search: String?, reaction: Reaction??) -> [HistoryEntry] {
+  func history(limit: Int, matching search: String?, reaction: Reaction??)
+    -> (entries: [HistoryEntry], total: Int)
+  {
     writer.waitUntilIdle()
-    do {
-      return try launch.state.history(
-        limit: limit, filter: HistoryFilter(reaction: reaction), matching: search)
-    } catch {
-      return []
-    }
+    let entries =
+      (try? launch.state.history(
+        limit: limit, filter: HistoryFilter(reaction: reaction), matching: search)) ?? []
+    return (entries, historyCount())
   }
 
+  /// How many cards the history holds.
   func historyCount() -> Int { (try? launch.state.historyCount()) ?? 0 }
 
   func readingStats() -> ReadingStats {
@@ -122,7 +152,9 @@ final class LiveServices: AppServices {
 
   func typeStatuses() -> [TypeStatus] { feed.statuses }
 
-  func deckProblems() -> [String] { problems.lines }
+  func settings() -> (statuses: [TypeStatus], problems: [String]) {
+    (feed.statuses, problems.lines)
+  }
 
   func enabledTypes() -> Set<String> { Set(feed.statuses.filter(\.enabled).map(\.type.name)) }
 
@@ -131,8 +163,11 @@ final class LiveServices: AppServices {
     return feed.statuses
   }
 
+  /// The types the state database holds disabled, nil when it cannot be read.
   func disabledTypes() -> Set<String>? { try? launch.state.disabledTypes() }
 
+  /// When the state database changed since the last call: the types it holds disabled, every
+  /// known type, and the types the feed deals now; nil when it did not.
   func storedSettings() -> (disabled: Set<String>, types: Set<String>, enabledNow: Set<String>)? {
     guard let version = try? launch.database.dataVersion(), version != dataVersion else {
       return nil
@@ -148,6 +183,8 @@ final class LiveServices: AppServices {
     feed.resize(to: area)
   }
 
+  /// The server's line when a pull ended since the last call, and the count of analytics
+  /// events waiting for a failing sink when it changed; nil when neither.
   func serverNews() -> (pulled: ServerLine?, queuedEvents: Int?)? {
     let pulled = link?.take()
     let queued = analytics?.takeQueued()
@@ -161,14 +198,14 @@ final class LiveServices: AppServices {
 
   func stopLink() { link?.stop() }
 
-  func finishWrites() -> [UInt64] {
+  func finishWrites() -> (unsaved: [UInt64], reports: [WriterReport]) {
     feed.stop()
     var unsaved = writer.waitUntilIdle()
     for _ in 0..<Self.retriesAtQuit where !unsaved.isEmpty {
       writer.retry()
       unsaved = writer.waitUntilIdle()
     }
-    return unsaved
+    return (unsaved, takeReports())
   }
 
   func finish(unsaved: [UInt64], saveProblem: String?) {

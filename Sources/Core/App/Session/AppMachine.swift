@@ -1,39 +1,40 @@
-import FeedCore
 import CardPreparation
+import CardText
+import FeedCore
 
-/// The app's whole state machine: the screens (`AppState`), the session (`Session`) and the
-/// analytics it keeps (which card has the focus, whether the history is open), with the
-/// reactions each write makes final, waiting for it to commit.
+/// The app's one state machine (bubbletea's `Update(msg) -> (Model, Cmd)`): the screens
+/// (`AppState`), the session (`Session`) and the analytics it keeps (which card has the
+/// focus, whether the history is open), with the reactions each write makes final, waiting
+/// for it to commit.
 ///
-/// Pure, like `AppState`: an action and the time come in, effects come out. The screens'
-/// work on the feed and the store (a swipe, the next card, an undo) is done here, on the
-/// session; what needs the outside world comes out as an `Effect` for the runner, whose
-/// answer comes back as an `Action`. A swipe is a key in and the next card on screen (the
-/// feed's, taken on the way), then, once that frame is drawn, a write out; the writer's
-/// report changes nothing on screen but, when another process wrote rows meanwhile, the
-/// card's number.
+/// Pure: an `Action` and the time come in, `Effect`s come out, and the runner performs each
+/// once (`AppServices.perform`), its answer coming back as an `Action`. The screens' requests
+/// on the session (a swipe, the next card, an undo) are done here; the runner never sees
+/// them. A swipe is a key in and the next card on screen (taken from the ready queue on the
+/// way), then, once that frame is drawn, its write and the refill of the ready queue out; the
+/// writer's report changes nothing on screen but, when another process wrote rows meanwhile,
+/// the card's number.
 ///
 ///     var machine = AppMachine(screen: AppState(width: 80, height: 24), session: session)
-///     machine.start(now: t)                          // [.app(.loadTypes), ..., .takeFromFeed]
+///     machine.start(now: t)                          // [.loadTypes, ..., .takeFromFeed]
 ///     machine.reduce(.fed(.card(card)), now: t)      // the card shows, as #42 (row 41)
-///     machine.reduce(.frameDrawn, now: t)            // [.write(Session.Write(...))]
+///     machine.reduce(.frameDrawn, now: t)            // [.write(Session.Write(...)), .refill]
 ///     machine.reduce(.written([.committed(1, indices: [41])]), now: t)  // its row is in
 public struct AppMachine: Sendable {
   /// What comes in: the screens' actions, and the answers to the machine's own effects.
   public enum Action: Sendable, Hashable {
-    /// A key, a terminal event, or the answer to an `Effect.app`.
+    /// A key, a terminal event, or the answer to an effect the screens asked for.
     case app(AppAction)
     /// The answer to `.takeFromFeed`: what the feed dealt.
     case fed(FeedItem)
-    /// The answer to `.findUndoCard`: the newest swipe's card, nil when its source removed it.
-    case undoCard(PreparedCard?)
-    /// The answer to `.findBroughtBack`: the card, laid out; nil when no deck holds it now.
-    case broughtBackCard(PreparedCard?)
+    /// The answer to `.findCard`: the card laid out for the screen, nil when no source holds
+    /// it now.
+    case found(PreparedCard?, for: CardWanted)
     /// The answer to `.askEnabledTypes`: the types enabled now, and the change asked for.
     case enabledTypes(Set<String>, type: String, enabled: Bool, confirmed: Bool)
     /// The state writer's reports since the last ones, in order (on every wake-up).
     case written([WriterReport])
-    /// A frame is on screen: the moment to hand the writes over.
+    /// A frame is on screen: the moment to hand the writes over and refill the ready queue.
     case frameDrawn
     /// Live sources changed cards (the cards the session holds laid out for the screen).
     case live(LiveChanges)
@@ -45,31 +46,74 @@ public struct AppMachine: Sendable {
     case storedSettings(disabled: Set<String>, types: Set<String>, enabledNow: Set<String>)
     /// The app quits: what is held is written with the cards to show first next time.
     case closing
+    /// The answer to `.finishWrites`: the changes that could not be saved, and the writer's
+    /// last reports.
+    case writesFinished(unsaved: [UInt64], reports: [WriterReport])
   }
 
-  /// What the runner does for the machine; those that answer say with which action.
+  /// Why a card is looked up by id.
+  public enum CardWanted: Sendable, Hashable {
+    /// `u`: the newest swipe's card comes back.
+    case undo
+    /// `b` on a history card: it is dealt after the card on screen.
+    case bringBack
+    /// Enter on a history card: its whole view opens.
+    case open
+  }
+
+  /// What the runner does for the machine, each performed once; those that answer say with
+  /// which action.
   public enum Effect: Sendable, Hashable {
-    /// The screens' work that the machine does not do itself (lists to load, links to open).
-    case app(AppEffect)
-    /// Take a card from the feed; answer `.fed`.
+    // The feed.
+    /// Take a card from the ready queue; answer `.fed`. It does not wait, and starts nothing.
     case takeFromFeed
-    /// Find the card of the newest swipe (`id`), laid out for the screen; answer `.undoCard`.
-    case findUndoCard(id: String)
-    /// Find the card `b` brings back (`id`), laid out for the screen; answer
-    /// `.broughtBackCard`.
-    case findBroughtBack(id: String)
+    /// Start preparing the cards that replace those taken: after the frame that shows them.
+    case refill
+    /// Find a card by id, laid out for the screen; answer `.found`.
+    case findCard(id: String, for: CardWanted)
+    /// Answer `.app(.typesLoaded)`.
+    case loadTypes
+    /// Answer `.app(.settingsLoaded)`.
+    case loadSettings
     /// Answer `.enabledTypes` with the types enabled now.
     case askEnabledTypes(type: String, enabled: Bool, confirmed: Bool)
     /// The feed deals these types now; answer `.app(.settingChanged(.applied(statuses)))`.
     case enableTypes(Set<String>)
+    /// The body text area changed: the feed lays ready cards out again.
+    case resizeTextArea(TextArea)
+    // The state database.
     /// Give the change to the state writer (it numbers changes in this order).
     case write(Session.Write)
     /// The writer failed: it holds the change; tell it to try again in a while.
     case retryWrites
+    /// Answer `.app(.historyLoaded)` with at most `limit` entries (see `AppEffect`), once every
+    /// write given so far is in.
+    case loadHistory(limit: Int, search: String? = nil, filter: ReactionFilter = .all)
+    /// Answer `.app(.statsLoaded)`, once every write given so far is in.
+    case loadStats
+    /// Quitting: the feed stops and the writer writes what it holds; answer `.writesFinished`.
+    case finishWrites
+    // Hooks, analytics, the server.
     /// A reaction is stored for good: run the reaction hook on its card.
     case runHook(cardID: String, reaction: Reaction, time: Double)
     /// Events were committed to the outbox: the analytics sinks may send them.
     case deliverAnalytics
+    /// Pull from the server now (in the background; its end comes with the news).
+    case pull
+    /// The notification was read: it does not show again.
+    case dismissNotice(id: String)
+    /// Quitting: the server link stops.
+    case stopLink
+    /// Quitting, the last reports in: hooks and analytics get a moment to finish; `unsaved`
+    /// changes are reported with `saveProblem`.
+    case finish(unsaved: [UInt64], saveProblem: String?)
+    // The terminal.
+    /// Put `text` on the terminal's clipboard (OSC 52).
+    case copy(String)
+    /// Open a link in the user's browser; answer `.app(.urlOpened)`.
+    case openURL(String)
+    /// Restore the terminal and end the loop (which then sends `.closing`).
+    case quit
   }
 
   /// The card on screen and since when (seconds), for its `Focus` event.
@@ -103,6 +147,9 @@ public struct AppMachine: Sendable {
   public private(set) var finalAfterWrite: [UInt64: [FinalReaction]] = [:]
   /// The app quits: the screens take no more actions.
   private var closing = false
+  /// A card was taken from the ready queue since the last frame: its replacement is prepared
+  /// once the frame that shows it is out (`.refill`), so the key's frame waits for nothing.
+  private var refillDue = false
   /// The types the state database held disabled at the last look, to tell another process's
   /// setting (`ctfo disable`) from this app's own.
   private var storedDisabled: Set<String>?
@@ -134,12 +181,16 @@ public struct AppMachine: Sendable {
     case .app(let action):
       return reduceScreen(action, now: now)
     case .fed(let item):
+      // A card taken from the ready queue is replaced once the frame showing it is out.
+      if case .card = item { refillDue = true }
       return deal(session.next(now: now) { item }, now: now)
-    case .undoCard(let back):
-      return undo(back, now: now)
-    case .broughtBackCard(let card):
+    case .found(let card, .undo):
+      return undo(card, now: now)
+    case .found(let card, .bringBack):
       broughtBack = card ?? broughtBack
       return reduceScreen(.broughtBack(card.map { $0.card.title ?? $0.card.id }), now: now)
+    case .found(let card, .open):
+      return reduceScreen(.cardOpened(card), now: now)
     case .enabledTypes(let enabledNow, let type, let enabled, let confirmed):
       let decision = session.setEnabled(
         type, enabled, confirmed: confirmed, enabledNow: enabledNow, now: now)
@@ -152,8 +203,11 @@ public struct AppMachine: Sendable {
     case .written(let reports):
       return written(reports, now: now)
     case .frameDrawn:
-      // The screen learns its card was seen: keys typed ahead for it act now.
-      return handOver(now: now) + reduceScreen(.drawn, now: now)
+      // The frame is out: the writes go to the writer, the ready queue refills, and the
+      // screen learns its card was seen (keys typed ahead for it act now).
+      let refill: [Effect] = refillDue ? [.refill] : []
+      refillDue = false
+      return handOver(now: now) + refill + reduceScreen(.drawn, now: now)
     case .live(let news):
       session.remove(ids: news.removed)
       let byID = Dictionary(news.updated.map { ($0.card.id, $0) }) { _, last in last }
@@ -180,7 +234,11 @@ public struct AppMachine: Sendable {
       closing = true
       let quitting = analytics ? endFocus(now: now) + [AnalyticsEvent("AppQuit")] : []
       session.close(now: now, events: quitting)
-      return handOver(now: now)
+      return [.stopLink] + handOver(now: now) + [.finishWrites]
+    case .writesFinished(let unsaved, let reports):
+      // The hooks run on what the last writes made final, then everything gets its moment.
+      return written(reports, now: now)
+        + [.finish(unsaved: unsaved, saveProblem: session.saveProblem)]
     }
   }
 
@@ -201,7 +259,8 @@ public struct AppMachine: Sendable {
     return perform(effects, now: now)
   }
 
-  /// The screens' effects in order: those on the session are done here, the others go out.
+  /// The screens' requests in order: those on the session are done here, each of the others
+  /// is one effect for the runner.
   private mutating func perform(_ effects: [AppEffect], now: Double) -> [Effect] {
     var out: [Effect] = []
     for effect in effects {
@@ -227,7 +286,7 @@ public struct AppMachine: Sendable {
           out += undo(nil, now: now)
           continue
         }
-        out.append(.findUndoCard(id: newest.cardID))
+        out.append(.findCard(id: newest.cardID, for: .undo))
       case .undoTo(let index):
         let tombstones = session.window.tombstones
         guard let place = tombstones.firstIndex(where: { $0.historyIndex == index }),
@@ -239,23 +298,30 @@ public struct AppMachine: Sendable {
         }
         // One undo at a time, each as `u` does it; the next starts when this one is done.
         undosLeft = tombstones.count - place - 1
-        out.append(.findUndoCard(id: newest.cardID))
+        out.append(.findCard(id: newest.cardID, for: .undo))
       case .bringBack(let id):
-        out.append(.findBroughtBack(id: id))
-      case .loadHistory:
+        out.append(.findCard(id: id, for: .bringBack))
+      case .loadHistory(let limit, let search, let filter):
         if !inHistory {
           inHistory = true
           record([AnalyticsEvent("HistoryOpened")], now: now)
         }
         // The history is read once every write so far is in.
-        out += handOver(now: now) + [.app(effect)]
+        out += handOver(now: now) + [.loadHistory(limit: limit, search: search, filter: filter)]
       case .loadStats:
         // So are the stats: the swipe just made counts.
-        out += handOver(now: now) + [.app(effect)]
+        out += handOver(now: now) + [.loadStats]
       case .setEnabled(let type, let enabled, let confirmed):
         out.append(.askEnabledTypes(type: type, enabled: enabled, confirmed: confirmed))
-      default:
-        out.append(.app(effect))
+      case .loadTypes: out.append(.loadTypes)
+      case .loadSettings: out.append(.loadSettings)
+      case .openCard(let id): out.append(.findCard(id: id, for: .open))
+      case .resizeTextArea(let area): out.append(.resizeTextArea(area))
+      case .openURL(let url): out.append(.openURL(url))
+      case .copy(let text): out.append(.copy(text))
+      case .pull: out.append(.pull)
+      case .dismissNotice(let id): out.append(.dismissNotice(id: id))
+      case .quit: out.append(.quit)
       }
     }
     return out
@@ -298,7 +364,7 @@ public struct AppMachine: Sendable {
         return shown
       }
       undosLeft -= 1
-      return shown + [.findUndoCard(id: newest.cardID)]
+      return shown + [.findCard(id: newest.cardID, for: .undo)]
     case .nothing:
       undosLeft = 0
       return reduceScreen(.undone(nil), now: now)
