@@ -211,3 +211,8 @@ paced_swipes "$events_pid" 25 16 queued-template
 
 echo "== dashboard: GET /dashboard with 1,000,000 events stored (SQLite; goal < 100 ms)"
 python3 "$root/bench/dashboard.py" "$server" 1000000 200
+
+echo "== personalisation: 'ctfo-server simulate', seeded (goals: lift >= 0.5 for installs 151-200" \
+  "of 200, >= 0.75 for 1,801-2,000 of 2,000; learned > popularity-only by 12.5 % liked share)"
+"$server" simulate --installs 200
+"$server" simulate --installs 2000

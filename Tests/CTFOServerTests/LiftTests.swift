@@ -9,6 +9,8 @@ import Testing
   @Test func theLateCohortIsDealtCardsItLikesMoreThanAtRandom() async throws {
     var settings = Simulation.Settings()
     settings.installs = 200
+    // A pull every third swipe, as a client's timer would: a third of the rescoring.
+    settings.pullEvery = 3
     settings.personalisation.seed = settings.seed
     let outcome = try await Simulation(settings: settings).run(
       personalisation: settings.personalisation)
