@@ -21,7 +21,9 @@ timed from the key to the next card's text (title and body) on screen, told by a
 terminal model fed the output as it was read, not by the first byte; beside them, in turns of
 100, N keys to PROGRAM (bench/bare-repaint.c: a bare ncurses full repaint), timed to its page's
 text the same way. Also counts the swipes that drew the "Loading…" placeholder, with the ready
-queue full (each swipe waits --swipe-pause ms after the last frame; goal 0).
+queue full (each swipe waits --swipe-pause ms after the last frame; goal 0). --also BINARY
+(repeatable) swipes another build as many times in the same turns, each on a home of its own:
+a build before a change against the one after, the machine's drift falling on both alike.
 
 Uses CTFO_HOME from the environment when set, otherwise a temporary directory. Python 3
 standard library only.
@@ -83,6 +85,9 @@ def parse_arguments():
                         help="instead of the usual figures: swipes of `ctfo --no-motion` timed to"
                         " the next card's text, beside as many keys to --bare")
     parser.add_argument("--bare", help="the bare ncurses full repaint (bench/bare-repaint.c)")
+    parser.add_argument("--also", action="append", default=[],
+                        help="with --no-motion-swipes: another ctfo binary (a build before a"
+                        " change, say), swiped as many times in the same turns")
     return parser.parse_args()
 
 
@@ -593,21 +598,29 @@ CARD_TITLE = re.compile(r"Card \d{4} [a-z]+")
 def no_motion(args, env, binary):
     """Swipes of `ctfo --no-motion` timed to the next card's text, beside a bare ncurses full
     repaint timed to its page's text, in turns of 100; and the swipes that drew the
-    placeholder."""
+    placeholder. With --also, each other binary swipes in the same turns, after the first."""
     if not args.bare:
         sys.exit("pty_bench: --no-motion-swipes needs --bare")
     pause = (args.swipe_pause or 20.0) / 1000
+    binaries = [binary] + [os.path.abspath(b) for b in args.also]
     folder = tempfile.mkdtemp(prefix="ctfo-pty-no-motion-")
-    swipes, repaints, placeholders, unseen = [], [], 0, 0
+    swipes = [[] for _ in binaries]
+    placeholders = [0 for _ in binaries]
+    unseen = [0 for _ in binaries]
+    repaints = []
     try:
         deck = os.path.join(folder, "deck.jsonl")
         cards = no_motion_deck(deck)
-        env = dict(env, CTFO_HOME=os.path.join(folder, "home"), CTFO_BUNDLED_DECKS="")
-        app = Terminal([binary, "--no-motion", "--no-analytics", "--deck", deck], env)
+        apps, screens = [], []
+        for i, path in enumerate(binaries):
+            home = dict(env, CTFO_HOME=os.path.join(folder, "home%d" % i), CTFO_BUNDLED_DECKS="")
+            apps.append(Terminal([path, "--no-motion", "--no-analytics", "--deck", deck], home))
+            screens.append(Screen())
         bare = Terminal([os.path.abspath(args.bare)], env)
-        app_screen, bare_screen = Screen(), Screen()
+        bare_screen = Screen()
         try:
-            settle(app, app_screen, 0.5, lambda rows: any(CARD_TITLE.search(r) for r in rows))
+            for app, screen in zip(apps, screens):
+                settle(app, screen, 0.5, lambda rows: any(CARD_TITLE.search(r) for r in rows))
             settle(bare, bare_screen, 0.5, lambda rows: any(" Page 00000 " in r for r in rows))
             page = 0
 
@@ -631,30 +644,34 @@ def no_motion(args, env, binary):
                         raise TimeoutError("the bare repaint did not show page %d" % page)
                     repaints.append(took)
                     settle(bare, bare_screen, pause)
-                for _ in range(count):
-                    before = card_on(app_screen.text())
-                    sent, reads = timed_key(app, args.gap)
-                    took, drew = to_text(app, sent, reads, app_screen, lambda rows: card_on(
-                        rows, other_than=before) is not None)
-                    placeholders += drew or b"Loading" in b"".join(d for _, d in reads)
-                    if took is None:
-                        unseen += 1
-                    else:
-                        swipes.append(took)
-                    settle(app, app_screen, pause)
+                for i, (app, screen) in enumerate(zip(apps, screens)):
+                    for _ in range(count):
+                        before = card_on(screen.text())
+                        sent, reads = timed_key(app, args.gap)
+                        took, drew = to_text(app, sent, reads, screen, lambda rows: card_on(
+                            rows, other_than=before) is not None)
+                        placeholders[i] += drew or b"Loading" in b"".join(d for _, d in reads)
+                        if took is None:
+                            unseen[i] += 1
+                        else:
+                            swipes[i].append(took)
+                        settle(app, screen, pause)
         finally:
-            app.quit()
+            for app in apps:
+                app.quit()
             bare.quit()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    print(summary("no-motion swipe key-to-next-card-text", swipes))
     print(summary("bare ncurses full repaint key-to-text", repaints))
-    print("ratio of the medians: %.2fx (goal <= 1.2x); of the p95s: %.2fx" % (
-        statistics.median(swipes) / statistics.median(repaints),
-        percentile(swipes, 0.95) / percentile(repaints, 0.95)))
-    print("placeholder frames in %d swipes with the ready queue full: %d (goal 0)%s" % (
-        args.no_motion_swipes, placeholders,
-        "; %d swipes showed no new card within 2 s" % unseen if unseen else ""))
+    for i, path in enumerate(binaries):
+        name = "" if len(binaries) == 1 else " (%s)" % path
+        print(summary("no-motion swipe key-to-next-card-text" + name, swipes[i]))
+        print("ratio of the medians: %.2fx (goal <= 1.2x); of the p95s: %.2fx" % (
+            statistics.median(swipes[i]) / statistics.median(repaints),
+            percentile(swipes[i], 0.95) / percentile(repaints, 0.95)))
+        print("placeholder frames in %d swipes with the ready queue full: %d (goal 0)%s" % (
+            args.no_motion_swipes, placeholders[i],
+            "; %d swipes showed no new card within 2 s" % unseen[i] if unseen[i] else ""))
 
 
 def main():
