@@ -29,11 +29,15 @@ struct InstallSeparationTests {
     defer { Task { await server.stop() } }
     let a = try await RawInstall("install-a", on: server)
     let b = try await RawInstall("install-b", on: server)
+    // The server makes an install's scores off the pull (its background task): here, at once.
+    let rescore = { _ = try server.store.rescorePending(limit: 10, at: 1_000) }
+    try rescore()
     let first = try await a.pull()
     let etag = try #require(first.header("ETag"))
     let bFirst = try #require(try await b.pull().header("ETag"))
     for i in 1...3 {
       #expect(try await b.post([("CTFO", "b-\(i)", "c\(i)")]).status == 200)
+      try rescore()
       #expect(try await a.pull(holding: etag).status == 304, "after B's swipe \(i)")
     }
     // B receives its own scores.
@@ -43,6 +47,7 @@ struct InstallSeparationTests {
     #expect(try await a.pull(holding: etag, feed: .recent).status == 200, "another feed's key")
     // A's own swipe changes what A receives: its scores.
     #expect(try await a.post([("CTFO", "a-1", "c1")]).status == 200)
+    try rescore()
     let mine = try await a.pull(holding: etag)
     #expect(mine.status == 200)
     #expect(try Self.pull(mine).scores.contains { $0.reason != nil })
