@@ -30,10 +30,13 @@ extension PostgresCardStore {
         ON CONFLICT (install_id) DO UPDATE SET hash = excluded.hash,
           expires_at = excluded.expires_at
         """)
-      // Its first scores, or new ones, from the population's evidence now.
-      try await Self.queueRescore(install: installId, db)
       return (distinct, revoked)
     }
+    // Its first scores, or new ones, from the population's evidence now: queued after the
+    // commit, holding no lock on the install's row. Queued inside, it deadlocked with a
+    // rescore of the same install (which holds the queue's row and then updates the
+    // install's revision): a 503 for the auth.
+    try await client.withConnection { try await Self.queueRescore(install: installId, $0) }
     knownTokens.forget(revoked)
     return distinct
   }
