@@ -34,7 +34,7 @@ import Testing
   func everySwiftCommandTakesTheSameColourSetting() throws {
     let commands = try ["build", "test", "serve", "run"].flatMap { target in
       try plan(target).split(separator: "\n").filter {
-        $0.contains("swift build") || $0.contains("swift test")
+        $0.contains("swift build") || $0.contains("swift test") || $0.contains("swift-build.sh")
       }
     }
     #expect(commands.count >= 5)
