@@ -9,15 +9,20 @@ func withDeadline<T: Sendable>(
   return try await withCheckedThrowingContinuation { continuation in
     let waiting = Waiting(continuation)
     let timer = Task {
-      try? await Task.sleep(for: limit)
-      guard let waiting = waiting.take() else { return }
+      // A cancelled sleep ends at once: only a timer that slept its whole limit may answer.
+      guard (try? await Task.sleep(for: limit)) != nil, let waiting = waiting.take() else {
+        return
+      }
       work.cancel()
       waiting.resume(throwing: DeadlinePassed(limit: limit))
     }
     Task {
       let result = await work.result
-      timer.cancel()
+      // The result first, then the timer: cancelled first, the timer woke at once and could
+      // take the continuation before the result did ("no answer within 5 s" the moment a
+      // call answered).
       waiting.take()?.resume(with: result)
+      timer.cancel()
     }
   }
 }
