@@ -68,7 +68,9 @@ serve: build-server
 test: deps-test build dist deb
 	$(SWIFT) test $(COLOUR) --parallel --skip EndToEndTests --skip ReactionHookTests \
 	  --skip TypedBeforeLaunchTests
-	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) $(SWIFT) test $(COLOUR) \
+	$(SWIFT) build $(COLOUR) --build-tests
+	CTFO_BINARY=$(CURDIR)/$(BIN) CTFO_SERVER_BINARY=$(CURDIR)/$(SERVER) \
+	  CTFO_SERVER_DEBUG_BINARY=$(CURDIR)/.build/debug/ctfo-server $(SWIFT) test $(COLOUR) \
 	  --skip-build --filter 'EndToEndTests|ReactionHookTests|TypedBeforeLaunchTests'
 	./scripts/schemathesis.sh $(SERVER)
 	SCHEMATHESIS_STORE=postgres ./scripts/schemathesis.sh $(SERVER)

@@ -101,6 +101,10 @@ echo "== server: ctfo-server on loopback with a 10,000-card deck"
 server_scratch=${SERVER_SCRATCH:-.build/server}
 swift build "${release[@]}" --static-swift-stdlib --scratch-path "$server_scratch" --product ctfo-server >/dev/null 2>&1
 server=$root/$server_scratch/release/ctfo-server
+# The fault switch (--test-faults) is in debug builds only: the runs that hold a pull or count
+# requests use the debug server.
+swift build --product ctfo-server >/dev/null 2>&1
+fault_server=$root/.build/debug/ctfo-server
 strip -o "$work/ctfo-server-stripped" "$server"
 echo "size: ctfo-server $(stat -c %s "$server" | awk '{printf "%.1f MB", $1 / 1e6}') built," \
   "$(stat -c %s "$work/ctfo-server-stripped" | awk '{printf "%.1f MB", $1 / 1e6}') stripped;" \
@@ -172,7 +176,7 @@ CTFO_HOME=$work/synced-template "$ctfo" pull >/dev/null
 paced_swipes "$server_pid" 40 10 synced-template pinned client-template
 paced_swipes "$server_pid" 40 10 client-template free
 echo "swipes while a pull is held 10 s by the server (fault switch), against the same without a server"
-"$server" --port 0 --data "$work/slow-data" --deck "$work/server.jsonl" --test-faults \
+"$fault_server" --port 0 --data "$work/slow-data" --deck "$work/server.jsonl" --test-faults \
   >"$work/slow.out" 2>"$work/slow.log" &
 slow_pid=$!
 trap 'kill $server_pid $slow_pid 2>/dev/null; rm -rf "$work"' EXIT
@@ -188,7 +192,7 @@ echo "== analytics: events recorded per second, and a flush of 100,000 queued ev
 echo "(goals: <= 50 requests, peak RSS + < 30 MB)"
 # A one-card deck: the app's launch pull is then small, and the cards dealt are the bundled ones.
 "$bench" gen-deck 1 "$work/events.jsonl"
-"$server" --port 0 --data "$work/events-data" --deck "$work/events.jsonl" --test-faults \
+"$fault_server" --port 0 --data "$work/events-data" --deck "$work/events.jsonl" --test-faults \
   --rate-limit 100000000 >"$work/events.out" 2>"$work/events.log" &
 events_pid=$!
 trap 'kill $server_pid $slow_pid $events_pid 2>/dev/null; rm -rf "$work"' EXIT

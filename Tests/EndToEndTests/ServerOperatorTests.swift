@@ -45,6 +45,13 @@ import Testing
     #expect(said.contains("--log-level"), "\(said)")
   }
 
+  /// A shipped server has no test fault switch: the release build refuses `--test-faults`.
+  @Test func theReleaseServerHasNoTestFaults() throws {
+    let (status, said) = try ServerProcess.refused(["--test-faults", "--port", "0"])
+    #expect(status != 0)
+    #expect(said.contains("--test-faults"), "\(said)")
+  }
+
   @Test func theOperatorRoutesAnswerWithoutAToken() throws {
     let server = try ServerProcess(deck: Self.deck)
     defer { server.stop() }

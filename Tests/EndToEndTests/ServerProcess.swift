@@ -17,6 +17,13 @@ final class ServerProcess {
       .deletingLastPathComponent + "/server/release/ctfo-server"
   }
 
+  /// The debug server, the one with `--test-faults` (a release build has no such option):
+  /// CTFO_SERVER_DEBUG_BINARY (the Makefile sets it), else `.build/debug/ctfo-server`.
+  static var debugBinary: String {
+    ProcessInfo.processInfo.environment["CTFO_SERVER_DEBUG_BINARY"]
+      ?? CommandLine.repositoryRoot + "/.build/debug/ctfo-server"
+  }
+
   /// Starts the server on `deck` (JSON Lines), with more `options` (`--pull-body-limit 20`);
   /// `data` and `port` restart a stopped server on its store and its port with a new deck;
   /// `openFiles` starts it with that soft limit of open files (through prlimit(1)), the hard
@@ -30,18 +37,20 @@ final class ServerProcess {
     try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
     let deckPath = data + "/deck.jsonl"
     try deck.write(toFile: deckPath, atomically: true, encoding: .utf8)
-    guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+    // The fault switch is in debug builds only.
+    let binary = options.contains("--test-faults") ? Self.debugBinary : Self.binary
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
       throw TmuxDriver.Failure(
-        description: "no ctfo-server at \(Self.binary): run 'make build' or set CTFO_SERVER_BINARY")
+        description: "no ctfo-server at \(binary): run 'make build' or set CTFO_SERVER_BINARY")
     }
     let arguments = ["--port", "\(port ?? 0)", "--data", data, "--deck", deckPath] + options
     if let openFiles {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments =
-        ["prlimit", "--nofile=\(openFiles):\(hardLimit ? "\(openFiles)" : "")", Self.binary]
+        ["prlimit", "--nofile=\(openFiles):\(hardLimit ? "\(openFiles)" : "")", binary]
         + arguments
     } else {
-      process.executableURL = URL(fileURLWithPath: Self.binary)
+      process.executableURL = URL(fileURLWithPath: binary)
       process.arguments = arguments
     }
     let exited = self.exited

@@ -183,7 +183,11 @@ struct Serve: AsyncParsableCommand {
       valueName: "ADDR"))
   var trustedProxy: [String] = []
   /// The test fault switch (CTFOServer's `Faults`): for tests only, so not in --help.
-  @Flag(name: .long, help: .hidden) var testFaults = false
+  // Debug builds only: a release build has no such option (what a test switches on must not
+  // be reachable on a server that was shipped).
+  #if DEBUG
+    @Flag(name: .long, help: .hidden) var testFaults = false
+  #endif
   @OptionGroup var data: DataOptions
 
   func validate() throws {
@@ -260,7 +264,9 @@ struct Serve: AsyncParsableCommand {
     settings.mixpanelToken = mixpanelToken
     settings.gaAPISecret = gaApiSecret
     settings.pullBodyLimit = pullBodyLimit
-    settings.testFaults = testFaults
+    #if DEBUG
+      settings.testFaults = testFaults
+    #endif
     settings.adminTokenHash = admin
     settings.trustedProxies = Set(trustedProxy)
     // A database on another machine may stop answering: its calls end by a deadline.
