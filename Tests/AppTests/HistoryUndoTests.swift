@@ -77,6 +77,27 @@ import Testing
     #expect(writes(&fromHistory, now: 61) == writes(&pressed, now: 61))
   }
 
+  /// Back to a card that is not the oldest the window holds: only the swipes after it are
+  /// undone, the older one stays in the window, as one `u` on the feed does.
+  @Test func uOnACardInsideTheWindowUndoesOnlyBackToIt() {
+    var fromHistory = swipedTwice()
+    inHistory(&fromHistory, selecting: 42)
+    #expect(fromHistory.reduce(.app(.key(.character("u"))), now: 60) == [.findCard(id: b.card.id, for: .undo)])
+    #expect(fromHistory.reduce(.found(b, for: .undo), now: 60) == [])
+    #expect(fromHistory.screen.mode == .feed)
+    #expect(fromHistory.screen.feed == .card(ShownCard(prepared: b, position: 42)))
+    #expect(fromHistory.session.window.tombstones.count == 1)
+
+    var pressed = swipedTwice()
+    _ = pressed.reduce(.app(.key(.down)), now: 50)
+    _ = pressed.reduce(.app(.key(.escape)), now: 50)
+    _ = pressed.reduce(.app(.key(.character("u"))), now: 60)
+    _ = pressed.reduce(.found(b, for: .undo), now: 60)
+    #expect(pressed.screen.feed == fromHistory.screen.feed)
+    #expect(pressed.session.window.tombstones.count == fromHistory.session.window.tombstones.count)
+    #expect(writes(&fromHistory, now: 61) == writes(&pressed, now: 61))
+  }
+
   @Test func uOnACardOutsideTheWindowSaysWhyNot() {
     for (limit, row) in [(5, 43), (1, 41)] {
       var machine = swipedTwice(limit: limit)
