@@ -2,7 +2,7 @@ import Testing
 
 @testable import CTFOServer
 
-/// The personaliser's rules (issue 46), one test each: the evidence's prior, its decay in
+/// The personaliser's rules, one test each: the evidence's prior, its decay in
 /// time, the similarity of cards, exploration, equal values in a random order, the bound on
 /// scores, and why a card was ranked.
 @Suite struct PersonalisationTests {

@@ -217,7 +217,7 @@ import TestFixtures
 
   /// Under a hard limit of 128 open files, 150 idle connections fill what the server may hold:
   /// it stops accepting, says so in its log, and does not spin (its accept failed at once,
-  /// again and again, at 85 % of a core with nothing logged); once they close, a normal
+  /// again and again, with nothing logged); once they close, a normal
   /// client is answered.
   @Test func aFullFileTableStopsAcceptingWithoutSpinning() throws {
     let log = NSTemporaryDirectory() + "ctfo-server-" + UUID().uuidString + ".log"

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CTFOServer
 
-/// `ctfo-server simulate`: the personaliser's evaluation harness (issue 46).
+/// `ctfo-server simulate`: the personaliser's evaluation harness.
 struct Simulate: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure what the server learns: simulated installs against a server on loopback.",

@@ -9,8 +9,8 @@ import Logging
 /// `reserve` for the store, the log and the event loops. At the cap the server stops
 /// accepting (the kernel's backlog holds the next ones) until a connection ends, and says so
 /// in the log, once a minute at most. Without it, a full file table made `accept` fail at
-/// once, again and again: the listening socket stays readable, and the server spun at 85 %
-/// of a core with nothing logged.
+/// once, again and again: the listening socket stays readable, and the server spun with
+/// nothing logged.
 public struct ConnectionLimit: AvailableConnectionsDelegate {
   public let maximum: Int
   private var open = 0

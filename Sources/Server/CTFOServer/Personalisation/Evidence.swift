@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// What the server learns from reactions (ctfo.md, "Personalization"; issue 46), kept as
+/// What the server learns from reactions (ctfo.md, "Personalization"), kept as
 /// events arrive: per card, every install's final reaction (CTFO 1, TFU 0.5, TIFB 0), whole
 /// and decayed in time; per pair of cards, the sums over the installs that reacted to both, of
 /// which their similarity is made (item-to-item collaborative filtering, Linden et al. 2003).

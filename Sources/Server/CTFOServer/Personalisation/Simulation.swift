@@ -10,7 +10,7 @@ import Logging
   import Darwin
 #endif
 
-/// The personaliser's evaluation (issue 46, `ctfo-server simulate`): a server on loopback
+/// The personaliser's evaluation (`ctfo-server simulate`): a server on loopback
 /// with a SQLite store in a temporary folder, driven over HTTP by simulated installs one after
 /// another, each dealt as the client deals (types in turn; within a type the top score, equal
 /// scores and unscored cards at random: FeedCore's `ScoredPool`), reacting by a hidden chance
